@@ -1,0 +1,19 @@
+# kernel-hooks teaching lab: four 2005 kernel proposals, ported to Linux 6.1.
+# Students: make run | debug + gdb | tmux.  Everyone: make test.  make help.
+#
+# The kernel tree lives in build/linux (a git repository, tag 'base'); it is
+# built out of tree into build/obj/linux so that the tree holds only sources.
+
+BUILD     := build
+KSRC      := $(BUILD)/linux
+KOBJ      := $(BUILD)/obj/linux
+LOGS      := $(BUILD)/logs
+BZIMAGE   := $(KOBJ)/arch/x86/boot/bzImage
+VMLINUX   := $(KOBJ)/vmlinux
+INITRAMFS := $(BUILD)/initramfs.cpio
+KCONFIG   := common/kconfig/base.config common/kconfig/debug.config
+# One gdbstub port per user, so that several students can share a machine.
+GDB_PORT  ?= $(shell echo $$((10000 + $$(id -u) % 50000)))
+
+include common/common.mk
+include common/selftest.mk

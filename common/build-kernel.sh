@@ -1,0 +1,42 @@
+#!/bin/sh
+# Build a configured kernel object folder (bzImage, modules, vmlinux-gdb.py).
+# The full kbuild output goes to a log; the terminal gets a progress line
+# per hundred compiled files, and the errors with the log's path on failure.
+#
+#   build-kernel.sh KERNEL-SOURCE-DIR OBJECT-DIR LOG [MAKE-TARGET...]
+set -eu
+
+ksrc=$1 kobj=$(realpath -m "$2") log=$3
+shift 3
+mkdir -p "$(dirname "$log")"
+cc=gcc
+command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+start=$(date +%s)
+
+progress() {
+	n=0
+	while IFS= read -r line; do
+		case $line in
+		"  CC "*)
+			n=$((n + 1))
+			[ $((n % 100)) -ne 0 ] ||
+				echo "kernel: $n files compiled, $(($(date +%s) - start)) s"
+			;;
+		esac
+	done
+}
+
+# MAKEFLAGS is cleared so that a "make -s" above us does not hide the CC lines.
+status=$( { { MAKEFLAGS= make -C "$ksrc" O="$kobj" ARCH=x86_64 CC="$cc" \
+	-j"$(($(nproc) + 1))" "${@:-all}" 2>&1; echo $? >&3; } | tee "$log" |
+	progress >&2; } 3>&1)
+if [ "$status" -ne 0 ]; then
+	if grep -q -E ': (error|fatal error):|\*\*\*' "$log"; then
+		grep -E ': (error|fatal error):|\*\*\*' "$log" | head -n 20 >&2
+	else
+		tail -n 20 "$log" >&2
+	fi
+	echo "kernel: build failed; full log: $log" >&2
+	exit 1
+fi
+echo "kernel: $(cat "$kobj/include/config/kernel.release") ready ($(($(date +%s) - start)) s, log: $log)"

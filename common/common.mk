@@ -1,0 +1,76 @@
+# Mechanism shared by every lab: packages, kernel tree, configuration, build,
+# initramfs, QEMU and gdb.  The top-level Makefile sets the paths.
+
+HOST_CFLAGS := -O2 -Wall -Wextra -static
+QEMU        := sh common/qemu.sh
+GUEST_FILES := common/guest/profile common/guest/passwd common/guest/group
+
+.PHONY: help deps tree config kernel initramfs run debug gdb tmux clean
+
+help:
+	@echo "Students"
+	@echo "  make run         boot the lab kernel in QEMU with a shell (leave: poweroff, or Ctrl-A X)"
+	@echo "  make debug       boot it stopped, waiting for gdb on port $(GDB_PORT)"
+	@echo "  make gdb         attach gdb (scripts/gdb helpers loaded) to 'make debug'"
+	@echo "  make tmux        'make debug' and 'make gdb' side by side in tmux"
+	@echo "Everyone"
+	@echo "  make test        self-test of the whole chain, ending 'N passed, N failed'"
+	@echo "Steps (run for you by the targets above)"
+	@echo "  make deps        check the Debian packages, installing missing ones as root"
+	@echo "  make tree        extract linux-source into $(KSRC) as a git tree tagged 'base'"
+	@echo "  make config      layer tinyconfig + $(KCONFIG) and check the result"
+	@echo "  make kernel      build the kernel (log: $(LOGS)/kernel-build.log)"
+	@echo "  make initramfs   pack busybox, /init and the lab files into $(INITRAMFS)"
+	@echo "  make clean       remove build products; never the kernel tree in $(KSRC)"
+
+deps:
+	@sh common/deps.sh
+
+tree: | deps
+	@sh common/tree.sh $(KSRC)
+
+config: $(KOBJ)/.config
+$(KOBJ)/.config: $(KCONFIG) common/kconfig.sh | tree
+	@echo "config: tinyconfig + $(KCONFIG)"
+	@sh common/kconfig.sh $(KSRC) $(KOBJ) $(LOGS)/kconfig.log $(KCONFIG)
+
+# kbuild itself knows what changed in the tree, so always ask it.
+kernel: $(KOBJ)/.config | deps
+	@sh common/build-kernel.sh $(KSRC) $(KOBJ) $(LOGS)/kernel-build.log
+
+$(BUILD)/tools/gen_init_cpio: | tree
+	@mkdir -p $(@D)
+	$(CC) -O2 -o $@ $(KSRC)/usr/gen_init_cpio.c
+
+$(BUILD)/guest/init: common/guest/init.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+initramfs: $(INITRAMFS)
+$(INITRAMFS): $(BUILD)/tools/gen_init_cpio $(BUILD)/guest/init $(GUEST_FILES) \
+		common/initramfs.sh $(wildcard /bin/busybox)
+	@sh common/initramfs.sh $(BUILD)/tools/gen_init_cpio $(BUILD)/guest/init $@
+
+run: kernel initramfs
+	@$(QEMU) --interactive --log $(LOGS)/console.log $(BZIMAGE) $(INITRAMFS)
+
+DEBUG_CMD = $(QEMU) --interactive --gdb $(GDB_PORT) --log $(LOGS)/console.log $(BZIMAGE) $(INITRAMFS)
+# gdb retries the connection for 15 s (tcp auto-retry), so it may start first.
+GDB_CMD   = gdb -q -iex "add-auto-load-safe-path $(abspath $(KOBJ))" \
+	-ex "source $(KOBJ)/vmlinux-gdb.py" -ex "target remote 127.0.0.1:$(GDB_PORT)" \
+	-x common/lab.gdb $(GDB_ARGS) $(VMLINUX)
+
+debug: kernel initramfs
+	@echo "debug: QEMU waits for gdb on 127.0.0.1:$(GDB_PORT): run 'make gdb' in another terminal"
+	@$(DEBUG_CMD)
+
+gdb: | deps
+	@test -r $(VMLINUX) || { echo "gdb: $(VMLINUX) not found: run 'make debug' first"; exit 1; }
+	@$(GDB_CMD)
+
+tmux: kernel initramfs
+	@sh common/tmux.sh '$(DEBUG_CMD)' '$(GDB_CMD)'
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/guest $(BUILD)/tools $(INITRAMFS) $(INITRAMFS).list $(LOGS) $(BUILD)/accel
+	@echo "clean: the kernel tree $(KSRC) is kept (it holds your work)."

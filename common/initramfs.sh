@@ -1,0 +1,40 @@
+#!/bin/sh
+# Pack the course initramfs with the kernel's own gen_init_cpio: busybox with
+# its applet links, our C /init, and every file under the given staging
+# folders placed below /lab.  No root needed: device nodes come from the list.
+#
+#   initramfs.sh GEN_INIT_CPIO INIT OUT.cpio [STAGING-DIR ...]
+set -eu
+
+gen=$1 init=$2 out=$3
+shift 3
+here=$(dirname "$0")
+busybox=$(command -v busybox) || { echo "initramfs: busybox not found: run 'make deps'" >&2; exit 1; }
+
+list=$out.list
+{
+	for d in /bin /sbin /usr /usr/bin /usr/sbin /dev /etc /proc /sys /tmp /root /lab; do
+		echo "dir $d 755 0 0"
+	done
+	echo "nod /dev/console 600 0 0 c 5 1"
+	echo "file /init $init 755 0 0"
+	echo "file /bin/busybox $(readlink -f "$busybox") 755 0 0"
+	"$busybox" --list-full | grep -v '^bin/busybox$' |
+		awk '{ printf "slink /%s /bin/busybox 777 0 0\n", $0 }'
+	echo "file /etc/profile $here/guest/profile 644 0 0"
+	echo "file /etc/passwd $here/guest/passwd 644 0 0"
+	echo "file /etc/group $here/guest/group 644 0 0"
+	for stage in "$@"; do
+		[ -d "$stage" ] || continue
+		find "$stage" -mindepth 1 | sort | while read -r f; do
+			rel=${f#"$stage"/}
+			if [ -d "$f" ]; then
+				echo "dir /lab/$rel 755 0 0"
+			else
+				echo "file /lab/$rel $f $(stat -c %a "$f") 0 0"
+			fi
+		done
+	done
+} >"$list"
+"$gen" "$list" >"$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Configure a kernel object folder in layers: tinyconfig, then each fragment
+# in order (merge_config.sh), then olddefconfig.  Kconfig silently drops an
+# option whose dependencies are not met, so check that every line asked for
+# is in the final .config and name the ones that are not.
+set -eu
+
+ksrc=$1 kobj=$2 log=$3
+shift 3
+mkdir -p "$kobj" "$(dirname "$log")"
+kmake() { make -C "$ksrc" O="$(realpath "$kobj")" ARCH=x86_64 "$@"; }
+
+{
+	kmake tinyconfig &&
+	"$ksrc/scripts/kconfig/merge_config.sh" -m -O "$kobj" "$kobj/.config" "$@" &&
+	kmake olddefconfig
+} >"$log" 2>&1 || { tail -n 20 "$log" >&2; echo "kconfig: failed; log: $log" >&2; exit 1; }
+
+dropped=$(awk '
+	FNR == 1 { frag = FILENAME }
+	FILENAME == cfg { have[$0] = 1; if (/^CONFIG_/) { split($0, kv, "="); set[kv[1]] = 1 }; next }
+	/^CONFIG_[A-Za-z0-9_]+=/ { if (!($0 in have)) printf "  %s  (%s)\n", $0, frag; next }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { if ($2 in set) printf "  %s  (%s)\n", $0, frag }
+' cfg="$kobj/.config" "$kobj/.config" "$@")
+if [ -n "$dropped" ]; then
+	echo "kconfig: these options were asked for but are not in $kobj/.config" >&2
+	echo "$dropped" >&2
+	echo "kconfig: their dependencies are not met; see 'make menuconfig' help for each (log: $log)" >&2
+	exit 1
+fi

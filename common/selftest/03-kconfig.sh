@@ -1,0 +1,19 @@
+# kconfig: the course fragments survive olddefconfig intact, and an option
+# that Kconfig drops is named, with the fragment it came from.
+# timeout: 120
+. common/testlib.sh
+scratch
+
+printf 'CONFIG_KASAN_SW_TAGS=y\n' >"$SCRATCH/planted.config"
+sh common/kconfig.sh "$KSRC" "$SCRATCH/obj" "$SCRATCH/kconfig.log" $KCONFIG \
+	"$SCRATCH/planted.config" 2>"$SCRATCH/err"
+rc=$?
+cat "$SCRATCH/err"
+[ "$rc" -ne 0 ] || fail "a dropped option was not reported"
+expect_grep "CONFIG_KASAN_SW_TAGS=y  \($SCRATCH/planted.config\)" "$SCRATCH/err"
+# Only the planted line may be reported: the real layers all hold.
+[ "$(grep -c '^  .*CONFIG_' "$SCRATCH/err")" -eq 1 ] || fail "course fragments lost options"
+for opt in CONFIG_KASAN CONFIG_PROVE_LOCKING CONFIG_SECURITY_PATH CONFIG_PROC_EVENTS CONFIG_GDB_SCRIPTS; do
+	grep -qx "$opt=y" "$KOBJ/.config" || fail "$opt is not set in $KOBJ/.config"
+done
+! grep -q '^CONFIG_RANDOMIZE_BASE=y' "$KOBJ/.config" || fail "KASLR is on"

@@ -1,0 +1,23 @@
+# make run: a student's session, typed into tmux: the busybox shell answers
+# a command with the lab kernel's release, and 'poweroff' ends QEMU cleanly.
+# timeout: 180
+. common/testlib.sh
+scratch
+
+session=kh-selftest-run-$$
+trap 'tmux kill-session -t "=$session" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+release=$(cat "$KOBJ/include/config/kernel.release")
+screen() { tmux capture-pane -p -J -S -200 -t "$session" >"$SCRATCH/screen"; cat "$SCRATCH/screen"; }
+shows() { screen | grep -q -a -E -- "$1"; }
+shows_line() { screen | grep -q -a -x -F -- "$1"; }
+
+tmux new-session -d -s "$session" -x 160 -y 50 \
+	"make --no-print-directory -s run LOGS=$SCRATCH; echo make-run-exit=\$?; sleep 60"
+wait_for 120 shows 'root@lab:[^ ]*# $'
+# The reply must come from the guest: the shell computes the number.
+tmux send-keys -t "$session" 'echo "release=$(uname -r) sum=$((20 + 22))"' Enter
+wait_for 30 shows_line "release=$release sum=42"
+tmux send-keys -t "$session" 'poweroff' Enter
+wait_for 60 shows '^make-run-exit='
+screen | tail -n 20
+shows '^make-run-exit=0$' || fail "make run did not end with status 0 after poweroff"
