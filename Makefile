@@ -2,11 +2,13 @@
 # Students: make run | debug + gdb | tmux.  Everyone: make test.  make help.
 #
 # The kernel tree lives in build/linux (a git repository, tag 'base'); it is
-# built out of tree into build/obj/linux so that the tree holds only sources.
+# built out of tree into build/obj so that the tree holds only sources.  Other
+# trees (grading, self-test) keep the same shape, TREE/linux and TREE/obj, so
+# that ccache can share objects between them.
 
 BUILD     := build
 KSRC      := $(BUILD)/linux
-KOBJ      := $(BUILD)/obj/linux
+KOBJ      := $(BUILD)/obj
 LOGS      := $(BUILD)/logs
 BZIMAGE   := $(KOBJ)/arch/x86/boot/bzImage
 VMLINUX   := $(KOBJ)/vmlinux
@@ -15,5 +17,6 @@ KCONFIG   := common/kconfig/base.config common/kconfig/debug.config
 # One gdbstub port per user, so that several students can share a machine.
 GDB_PORT  ?= $(shell echo $$((10000 + $$(id -u) % 50000)))
 
+include common/lab.mk
 include common/common.mk
 include common/selftest.mk

@@ -10,7 +10,15 @@ ksrc=$1 kobj=$(realpath -m "$2") log=$3
 shift 3
 mkdir -p "$(dirname "$log")"
 cc=gcc
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+if command -v ccache >/dev/null 2>&1; then
+	cc="ccache gcc"
+	# Paths relative to the tree's parent, so that the student's tree, the
+	# grading and the self-test worktrees (all DIR/linux + DIR/obj) share
+	# objects where their sources and configuration are the same.
+	CCACHE_BASEDIR=$(dirname "$(realpath "$ksrc")")
+	CCACHE_NOHASHDIR=true
+	export CCACHE_BASEDIR CCACHE_NOHASHDIR
+fi
 start=$(date +%s)
 
 progress() {

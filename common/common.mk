@@ -5,7 +5,7 @@ HOST_CFLAGS := -O2 -Wall -Wextra -static
 QEMU        := sh common/qemu.sh
 GUEST_FILES := common/guest/profile common/guest/passwd common/guest/group
 
-.PHONY: help deps tree config kernel initramfs run debug gdb tmux clean
+.PHONY: help deps tree config kernel stage initramfs run debug gdb tmux clean
 
 help:
 	@echo "Students"
@@ -13,8 +13,15 @@ help:
 	@echo "  make debug       boot it stopped, waiting for gdb on port $(GDB_PORT)"
 	@echo "  make gdb         attach gdb (scripts/gdb helpers loaded) to 'make debug'"
 	@echo "  make tmux        'make debug' and 'make gdb' side by side in tmux"
-	@echo "Everyone"
-	@echo "  make test        self-test of the whole chain, ending 'N passed, N failed'"
+	@echo "  make labN        start lab N in $(KSRC): branch labN, skeleton applied, tag labN-start (OWN=1: on your own earlier labs)"
+	@echo "  make check-labN  grade your lab N: build, boot, run its tests; Score: X/Y"
+	@echo "  make handin-labN write handin/labN.patch (your commits since labN-start), checkpatch it"
+	@echo "Instructors"
+	@echo "  make check-labN HANDIN=file.patch   grade one hand-in on a separate worktree"
+	@echo "  make grade-labN HANDINS=dir/        grade every dir/*.patch into a CSV"
+	@echo "  make skels       regenerate each lab's skeleton from solutions/"
+	@echo "  make check       check-labN for every lab"
+	@echo "  make test        self-test of the whole course, ending 'N passed, N failed'"
 	@echo "Steps (run for you by the targets above)"
 	@echo "  make deps        check the Debian packages, installing missing ones as root"
 	@echo "  make tree        extract linux-source into $(KSRC) as a git tree tagged 'base'"
@@ -29,14 +36,19 @@ deps:
 tree: | deps
 	@sh common/tree.sh $(KSRC)
 
-config: $(KOBJ)/.config
-$(KOBJ)/.config: $(KCONFIG) common/kconfig.sh | tree
-	@echo "config: tinyconfig + $(KCONFIG)"
+config: | tree
 	@sh common/kconfig.sh $(KSRC) $(KOBJ) $(LOGS)/kconfig.log $(KCONFIG)
 
 # kbuild itself knows what changed in the tree, so always ask it.
-kernel: $(KOBJ)/.config | deps
-	@sh common/build-kernel.sh $(KSRC) $(KOBJ) $(LOGS)/kernel-build.log
+kernel: | tree
+	@sh common/kernel.sh $(KSRC) $(KOBJ) $(LOGS) $(KCONFIG)
+
+# /lab in make run: the programs, tests and modules of the lab the tree is on
+RUN_STAGE := $(BUILD)/run/stage
+stage: kernel $(GUEST_TOOLS)
+	@rm -rf $(RUN_STAGE)
+	$(if $(CURRENT_LAB),@KERNEL_BUILT=1 STAGE_ONLY=1 $(GUEST_ENV) sh common/check.sh \
+		$(LAB_DIR_$(CURRENT_LAB)) $(KSRC) $(KOBJ) $(BUILD)/run $(KCONFIG))
 
 $(BUILD)/tools/gen_init_cpio: | tree
 	@mkdir -p $(@D)
@@ -46,10 +58,9 @@ $(BUILD)/guest/init: common/guest/init.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
-initramfs: $(INITRAMFS)
-$(INITRAMFS): $(BUILD)/tools/gen_init_cpio $(BUILD)/guest/init $(GUEST_FILES) \
-		common/initramfs.sh $(wildcard /bin/busybox)
-	@sh common/initramfs.sh $(BUILD)/tools/gen_init_cpio $(BUILD)/guest/init $@
+# Repacked only when an input changed (initramfs.sh compares its list).
+initramfs: stage $(GUEST_TOOLS)
+	@sh common/initramfs.sh $(BUILD)/tools/gen_init_cpio $(BUILD)/guest/init $(INITRAMFS) $(RUN_STAGE)
 
 run: kernel initramfs
 	@$(QEMU) --interactive --log $(LOGS)/console.log $(BZIMAGE) $(INITRAMFS)
@@ -72,5 +83,6 @@ tmux: kernel initramfs
 	@sh common/tmux.sh '$(DEBUG_CMD)' '$(GDB_CMD)'
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/guest $(BUILD)/tools $(INITRAMFS) $(INITRAMFS).list $(LOGS) $(BUILD)/accel
+	rm -rf $(BUILD)/obj $(BUILD)/guest $(BUILD)/tools $(INITRAMFS) $(INITRAMFS).list $(LOGS) \
+		$(BUILD)/accel $(BUILD)/run $(BUILD)/check $(BUILD)/gen-out
 	@echo "clean: the kernel tree $(KSRC) is kept (it holds your work)."

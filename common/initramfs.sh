@@ -35,6 +35,16 @@ list=$out.list
 			fi
 		done
 	done
-} >"$list"
+} >"$list.new"
+
+# Repack only when the list or a file on it changed.
+if [ -f "$out" ] && cmp -s "$list.new" "$list" &&
+	! awk '$1 == "file" { print $3 }' "$list.new" | while read -r f; do
+		[ "$f" -nt "$out" ] && echo changed
+	done | grep -q changed; then
+	rm "$list.new"
+	exit 0
+fi
+mv "$list.new" "$list"
 "$gen" "$list" >"$out.tmp"
 mv "$out.tmp" "$out"

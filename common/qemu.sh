@@ -71,7 +71,7 @@ if [ "$accel" = auto ]; then
 fi
 case $accel in
 kvm) accel_opts="-accel kvm -cpu host" ;;
-tcg) accel_opts="-accel tcg" ;;
+tcg) accel_opts="-accel tcg,thread=single" ;;
 *) echo "qemu: ACCEL must be auto, kvm or tcg, not '$accel'" >&2; exit 2 ;;
 esac
 

@@ -1,11 +1,22 @@
-# make test: the foundation self-tests (common/selftest/*.sh), run on the
-# host against the course kernel; each boots QEMU as it needs.
+# make test: the course's self-test.  It works on a worktree of its own
+# (build/test), never on the student's tree or the grading worktree:
+#  1. the foundation (common/selftest/*.sh) on the base kernel;
+#  2. for every lab (common/labtest/*.sh): skeletons up to date, solution at
+#     full marks and style-clean, skeleton below, each planted bug caught,
+#     every test able to fail, and the hand-in round trip.
 
+TEST_TREE := $(BUILD)/test/linux
+TEST_OBJ  := $(BUILD)/test/obj
+TEST_VARS := KSRC=$(TEST_TREE) KOBJ=$(TEST_OBJ) INITRAMFS=$(BUILD)/test/initramfs.cpio
 SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
+LABTESTS  := $(foreach d,$(LABS),$(foreach t,skels solution skeleton planted handin,common/labtest/$(t).sh@$(d)))
 
 .PHONY: test
-test: kernel initramfs
-	@echo "test: $(words $(SELFTESTS)) foundation tests (logs: $(LOGS)/selftest/)"
-	@KSRC=$(KSRC) KOBJ=$(KOBJ) BZIMAGE=$(BZIMAGE) INITRAMFS=$(INITRAMFS) \
-		KCONFIG="$(KCONFIG)" QEMU="$(QEMU)" \
-		sh common/selftest.sh $(LOGS)/selftest $(SELFTESTS)
+test: course-refs $(GUEST_TOOLS)
+	@sh common/worktree.sh $(KSRC) $(TEST_TREE) base
+	@$(MAKE) --no-print-directory -s kernel initramfs $(TEST_VARS) LOGS=$(BUILD)/test/logs
+	@echo "test: $(words $(SELFTESTS) $(LABTESTS)) tests (logs: $(LOGS)/selftest/)"
+	@$(TEST_VARS) BZIMAGE=$(TEST_OBJ)/arch/x86/boot/bzImage INITRAMFS=$(BUILD)/test/initramfs.cpio \
+		MAKE_VARS="$(TEST_VARS)" KCONFIG="$(KCONFIG)" QEMU="$(QEMU)" LOGS=$(LOGS) \
+		TEST_TREE=$(TEST_TREE) TEST_OBJ=$(TEST_OBJ) GEN_TREE=$(GEN_TREE) \
+		$(GUEST_ENV) sh common/selftest.sh $(LOGS)/selftest $(SELFTESTS) $(LABTESTS)

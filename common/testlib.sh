@@ -40,3 +40,32 @@ scratch() {
 	SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/kh-test.XXXXXX")
 	trap 'rm -rf "$SCRATCH"' EXIT
 }
+
+# The kconfig layers of LAB: the course's, then every lab's up to LAB.
+lab_kconfig() {
+	frags=$KCONFIG
+	for d in lab[0-9][0-9]-*; do
+		[ -f "$d/kconfig" ] && frags="$frags $d/kconfig"
+		[ "$d" = "$1" ] && break
+	done
+	echo "$frags"
+}
+
+# grade_variant LAB NAME REF [PATCH]: grade LAB on the test tree at REF plus
+# PATCH; the report goes to $LOGS/labtest/LAB-NAME.txt and is shown.
+# Sets $GRADE_RC and $GRADE_OUT (the folder with summary.tsv).
+grade_variant() {
+	GRADE_OUT=$LOGS/labtest/$1-$2
+	rm -rf "$GRADE_OUT"
+	mkdir -p "$GRADE_OUT"
+	# shellcheck disable=SC2046
+	GRADE_REF=$3 sh common/grade.sh one "$1" "$KSRC" "$TEST_TREE" "$TEST_OBJ" "$GRADE_OUT" \
+		"${4:--}" $(lab_kconfig "$1") >"$GRADE_OUT.txt" 2>&1
+	GRADE_RC=$?
+	cat "$GRADE_OUT.txt"
+}
+
+# The failed tests of the last grade_variant, one per line.
+grade_failures() {
+	cut -f3 "$GRADE_OUT/summary.tsv" | tr ' ' '\n' | grep -v '^$'
+}

@@ -28,7 +28,7 @@ printf "current comm=%s\n", $lx_current().comm
 delete
 detach
 STEPS
-timeout 200 make --no-print-directory -s gdb GDB_PORT="$port" \
+timeout 200 make --no-print-directory -s gdb $MAKE_VARS GDB_PORT="$port" \
 	GDB_ARGS="-batch -x $SCRATCH/steps.gdb" </dev/null >"$SCRATCH/gdb.out" 2>&1
 gdb_rc=$?
 wait "$qemu"

@@ -7,7 +7,7 @@ scratch
 session=kh-selftest-tmux-$$
 trap 'tmux kill-session -t "=$session" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
 port=$((20000 + ($$ + 7) % 20000))
-TMUX_DETACHED=1 TMUX_SESSION=$session make --no-print-directory -s tmux GDB_PORT="$port" \
+TMUX_DETACHED=1 TMUX_SESSION=$session make --no-print-directory -s tmux $MAKE_VARS GDB_PORT="$port" \
 	LOGS="$SCRATCH" || fail "make tmux failed"
 panes=$(tmux list-panes -t "=$session" -F '#{pane_id}')
 [ "$(echo "$panes" | wc -l)" -eq 2 ] || fail "expected 2 panes, got: $panes"

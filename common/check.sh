@@ -1,0 +1,74 @@
+#!/bin/sh
+# Grade one lab on one kernel tree: build the kernel and the lab's modules,
+# tests and exercise programs, boot them, score what the guest reports.
+#
+#   check.sh LAB-DIR KERNEL-SOURCE-DIR OBJECT-DIR OUT-DIR FRAGMENT...
+#
+# Environment: GEN_INIT_CPIO, GUEST_INIT, RUN_TESTS (built by make);
+# KERNEL_BUILT=1 skips the kernel build, STAGE_ONLY=1 stops once OUT-DIR/stage
+# holds what /lab needs (make run uses that).
+# OUT-DIR receives the logs, console.log, results.tap, the failing tests'
+# output and summary.tsv ("score max failed-tests health").
+# Exit status 0 only at full score.
+set -u
+
+labdir=$1 ksrc=$2 kobj=$3 out=$4
+shift 4
+here=$(cd "$(dirname "$0")" && pwd)
+lab=$(basename "$labdir")
+conf=$labdir/tests.conf
+max=$(awk '!/^#/ && NF { s += $3 } END { print s + 0 }' "$conf")
+mkdir -p "$out"
+stage=$out/stage
+rm -rf "$stage" "$out/mod" "$out/failures" "$out/programs.log"
+
+# give_up REASON: score 0 without booting (the tree does not build)
+give_up() {
+	echo "check: $lab: $1"
+	echo "Score: 0/$max"
+	echo "0 passed, $(grep -c '^[a-z]' "$conf") failed"
+	printf '0\t%s\t%s\t%s\n' "$max" "all" "$1" >"$out/summary.tsv"
+	exit 1
+}
+
+[ "${KERNEL_BUILT:-0}" = 1 ] || sh "$here/kernel.sh" "$ksrc" "$kobj" "$out" "$@" ||
+	give_up "the kernel does not build (log: $out/kernel-build.log)"
+
+# Modules named in the lab's tests/Kbuild, built against this kernel.
+mkdir -p "$stage/tests"
+modsrc=$(sed -n 's/^obj-m *[:+]*= *//p' "$labdir/tests/Kbuild" 2>/dev/null | tr ' ' '\n' | sed -n 's/\.o$/.c/p')
+if [ -n "$modsrc" ]; then
+	cp -r "$labdir/tests" "$out/mod"
+	MAKEFLAGS= make -C "$ksrc" O="$(realpath "$kobj")" M="$(realpath "$out/mod")" \
+		W=1 modules >"$out/modules.log" 2>&1 ||
+		give_up "the lab's test module does not build against this kernel (log: $out/modules.log)"
+	cp "$out/mod"/*.ko "$stage/"
+fi
+
+# Test programs (the other tests/*.c) and the tree's exercise programs.
+cflags="-O2 -Wall -static -pthread -I$here/guest -I$ksrc/tools/testing/selftests"
+for src in "$labdir"/tests/*.c "$ksrc/tools/labs/$lab"/*.c; do
+	[ -f "$src" ] || continue
+	name=$(basename "$src" .c)
+	case " $(echo $modsrc) " in *" $name.c "*) continue ;; esac
+	case $src in "$labdir"/tests/*) dest=$stage/tests/$name ;; *) dest=$stage/$name ;; esac
+	# shellcheck disable=SC2086
+	gcc $cflags -o "$dest" "$src" >>"$out/programs.log" 2>&1 ||
+		give_up "$src does not compile (log: $out/programs.log)"
+done
+cp "$conf" "$stage/tests/tests.conf"
+cp "$RUN_TESTS" "$stage/run-tests"
+[ "${STAGE_ONLY:-0}" = 0 ] || exit 0
+
+sh "$here/initramfs.sh" "$GEN_INIT_CPIO" "$GUEST_INIT" "$out/initramfs.cpio" "$stage" ||
+	give_up "the initramfs could not be packed"
+
+# The whole run may take every test's timeout, plus boot and kmemleak.
+budget=$(awk '!/^#/ && $4 ~ /^[0-9]+$/ { s += $4 } END { print s + 120 }' "$conf")
+sh "$here/qemu.sh" --timeout "$budget" --log "$out/console.log" --results "$out/results.tap" \
+	"$kobj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/run-tests /lab/tests/tests.conf \
+	2>"$out/qemu.err"
+status=$?
+[ ! -s "$out/qemu.err" ] || sed 's/^/check: /' "$out/qemu.err"
+python3 "$here/grade.py" "$conf" "$out/results.tap" "$out/console.log" "$status" "$out/failures" \
+	--summary "$out/summary.tsv"

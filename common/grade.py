@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Score one graded run of a lab from what the guest reported.
+
+  grade.py CONF RESULTS CONSOLE QEMU_STATUS OUTDIR [--summary FILE]
+
+CONF is the lab's tests.conf; RESULTS the results serial line written by the
+guest's run-tests ("[ms] line", TAP inside); CONSOLE the console log, read only
+for the kernel-health test; QEMU_STATUS what common/qemu.sh exited with.
+Prints one line per test, "Score: X/Y" and "N passed, N failed"; writes each
+failing test's output to OUTDIR; exits 0 only at full score.  With --summary,
+also writes "score max failed-tests health" as one tab-separated line.
+"""
+import os
+import re
+import sys
+
+# Console lines that mean the kernel is not healthy, whatever the tests said.
+ILLNESS = re.compile(
+    r"BUG:|WARNING:|Oops|general protection fault|Kernel panic|"
+    r"possible (recursive|circular) locking|inconsistent lock state|"
+    r"KASAN|sleeping function called from invalid context|"
+    r"suspicious RCU usage|rcu_.*detected stalls|list_(add|del) corruption")
+STATUS = {250: "the guest kernel panicked", 251: "the guest hung and was killed",
+          252: "QEMU failed"}
+
+
+def read_conf(path):
+    tests, health = [], 0
+    for n, line in enumerate(open(path), 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] == "health":
+            health = int(words[2])
+        elif len(words) == 4:
+            tests.append((words[0], words[1], int(words[2])))
+        else:
+            sys.exit(f"grade: {path}:{n}: want 'BINARY TEST POINTS TIMEOUT'")
+    return tests, health
+
+
+def read_results(path):
+    """Map (binary, test) to [verdict, start_ms, end_ms, output lines]."""
+    found, binary, running, events = {}, None, {}, []
+    stamped = re.compile(r"^\[(\d+)\] (.*)$")
+    for raw in open(path, errors="replace"):
+        m = stamped.match(raw.rstrip("\r\n"))
+        if not m:
+            continue
+        ms, text = int(m.group(1)), m.group(2)
+        events.append(text)
+        if text.startswith("# binary "):
+            binary = text.split()[2]
+            running = {"start": ms, "lines": []}
+            continue
+        if binary is None:
+            continue
+        run = re.match(r"^#\s+RUN\s+(\S+)", text)
+        if run:
+            running = {"start": ms, "lines": [text]}
+            continue
+        running.setdefault("lines", []).append(text)
+        tap = re.match(r"^(not ok|ok) \d+ (\S+)", text)
+        if tap:
+            found[(binary, tap.group(2))] = [tap.group(1) == "ok",
+                                             running.get("start", ms), ms,
+                                             running["lines"]]
+            running = {"start": ms, "lines": []}
+    return found, events
+
+
+def health_check(console, events, status):
+    """Return (healthy, reason, excerpt lines)."""
+    lines = open(console, errors="replace").read().splitlines() if os.path.exists(console) else []
+    for i, line in enumerate(lines):
+        if ILLNESS.search(line):
+            return False, line.strip(), lines[i:i + 15]
+    leaks = [e[len("# kmemleak: "):] for e in events if e.startswith("# kmemleak: ")]
+    if any("unreferenced object" in l for l in leaks):
+        return False, "kmemleak found leaked objects", leaks[:15]
+    if status in STATUS:
+        return False, STATUS[status], lines[-15:]
+    if "# done" not in events:
+        return False, "the test run did not finish", lines[-15:]
+    return True, "", []
+
+
+def main():
+    args = sys.argv[1:]
+    summary = None
+    if "--summary" in args:
+        i = args.index("--summary")
+        summary = args[i + 1]
+        del args[i:i + 2]
+    if len(args) != 5:
+        sys.exit(__doc__)
+    conf, results, console, status, outdir = args
+    status = int(status)
+    tests, health_points = read_conf(conf)
+    found, events = read_results(results) if os.path.exists(results) else ({}, [])
+    os.makedirs(outdir, exist_ok=True)
+
+    declared = {(b, t) for b, t, _ in tests}
+    for key in sorted(set(found) - declared):
+        print(f"grade: {key[0]} reported '{key[1]}', which {conf} does not declare")
+        tests.append((key[0], key[1], 0))
+
+    score = passed = failed = 0
+    failures = []
+    width = max([len(t) for _, t, _ in tests] + [14]) + 2
+    why_missing = STATUS.get(status, "not reported by the guest")
+    for binary, test, points in tests:
+        result = found.get((binary, test))
+        ok = bool(result and result[0]) and (binary, test) in declared
+        secs = (result[2] - result[1]) / 1000 if result else 0
+        note = ""
+        if ok:
+            score += points
+            passed += 1
+        else:
+            failed += 1
+            failures.append(test)
+            log = os.path.join(outdir, f"{test}.log")
+            with open(log, "w") as f:
+                f.write("\n".join(result[3]) + "\n" if result else why_missing + "\n")
+            note = f"  ({why_missing}; " if not result else "  ("
+            note += f"output: {log})"
+        print(f"  {test:<{width}} {'OK  ' if ok else 'FAIL'}  {points if ok else 0:3}/{points:<3} "
+              f"{secs:6.1f} s{note}")
+
+    healthy, reason, excerpt = health_check(console, events, status)
+    total = sum(p for _, _, p in tests) + health_points
+    if healthy:
+        score += health_points
+        passed += 1
+    else:
+        failed += 1
+        failures.append("kernel-health")
+    print(f"  {'kernel-health':<{width}} {'OK  ' if healthy else 'FAIL'}  "
+          f"{health_points if healthy else 0:3}/{health_points:<3}")
+    if not healthy:
+        print(f"      {reason}")
+        for line in excerpt:
+            print(f"      | {line}")
+        print(f"      console log: {console}")
+    print(f"Score: {score}/{total}")
+    print(f"{passed} passed, {failed} failed")
+    if summary:
+        with open(summary, "w") as f:
+            f.write(f"{score}\t{total}\t{' '.join(failures)}\t"
+                    f"{'ok' if healthy else reason}\n")
+    return 0 if score == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

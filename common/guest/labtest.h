@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * labtest.h - the kernel's kselftest harness, plus helpers the course's
+ * guest tests share.  Tests print TAP on stdout, which the guest's
+ * run-tests relays to the host over a serial line of its own.
+ */
+#ifndef LABTEST_H
+#define LABTEST_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "kselftest_harness.h"
+
+/* Line-buffered stdout, so that each TAP line leaves when it is written. */
+static void __attribute__((constructor)) labtest_line_buffered(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+/* Write @text to @path; 0 or -errno. */
+static inline int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Read @path into @buf (NUL-terminated); bytes read or -errno. */
+static inline ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		n = -errno;
+	else
+		buf[n] = '\0';
+	close(fd);
+	return n;
+}
+
+/* The number in @path, or LONG_MIN if it cannot be read. */
+static inline long read_long(const char *path)
+{
+	char buf[64];
+
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -__LONG_MAX__ - 1;
+	return strtol(buf, NULL, 0);
+}
+
+/* Load the module at @path; 0 (also if already loaded) or -errno. */
+static inline int load_module(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* Unload module @name; 0 or -errno. */
+static inline int unload_module(const char *name)
+{
+	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
+}
+
+#endif /* LABTEST_H */

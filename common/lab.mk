@@ -1,0 +1,71 @@
+# The labs.  Each labNN-name/ folder is one: its lesson (README.md), graded
+# tests (tests.conf, tests/), kconfig layer and the skeleton generated from
+# solutions/labNN-name/.  Nothing here names a lab: a new lab is a new folder.
+
+LABS        := $(sort $(wildcard lab[0-9][0-9]-*))
+lab_num      = $(patsubst 0%,%,$(patsubst lab%,%,$(firstword $(subst -, ,$(1)))))
+GRADE_TREE  := $(BUILD)/grade/linux
+GRADE_OBJ   := $(BUILD)/grade/obj
+GEN_TREE    := $(BUILD)/gen
+GUEST_TOOLS := $(BUILD)/tools/gen_init_cpio $(BUILD)/guest/init $(BUILD)/guest/run-tests
+GUEST_ENV    = GEN_INIT_CPIO=$(BUILD)/tools/gen_init_cpio GUEST_INIT=$(BUILD)/guest/init \
+	RUN_TESTS=$(BUILD)/guest/run-tests
+# The lab the student's tree is on: the nearest labN-start tag below HEAD.
+CURRENT_LAB := $(shell git -C $(KSRC) describe --tags --abbrev=0 --match 'lab*-start' 2>/dev/null | \
+	sed -n 's/^lab\([0-9]*\)-start$$/\1/p')
+
+$(BUILD)/guest/run-tests: common/guest/run-tests.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+.PHONY: skels check
+# Regenerate every lab's skeleton.patch and skeleton/ from solutions/.
+skels: | tree
+	@sh common/skel.sh $(KSRC) $(GEN_TREE) . $(LABS)
+	@echo "skels: regenerated $(LABS)"
+
+# refs/course/LAB/{base,solution,skeleton} for all labs (a few seconds).
+course-refs: | tree
+	@sh common/skel.sh $(KSRC) $(GEN_TREE) $(BUILD)/gen-out $(LABS) >/dev/null
+
+# One set of rules per lab.  $(1): folder, $(2): number.
+define lab_rules
+LAB_DIR_$(2) := $(1)
+LAB_UPTO_$(2) := $$(LAB_UPTO) $(1)
+LAB_UPTO := $$(LAB_UPTO_$(2))
+LAB_KCONFIG_$(2) := $$(KCONFIG) $$(wildcard $$(addsuffix /kconfig,$$(LAB_UPTO_$(2))))
+
+.PHONY: lab$(2) check-lab$(2) handin-lab$(2) grade-lab$(2)
+lab$(2): course-refs
+	@sh common/lab.sh start $(KSRC) $(2) $(1) \
+		$$(if $$(OWN),HEAD,refs/course/$(1)/base)
+
+ifeq ($$(HANDIN),)
+check-lab$(2): $(GUEST_TOOLS) | tree
+	@git -C $(KSRC) rev-parse -q --verify refs/tags/lab$(2)-start >/dev/null || \
+		{ echo "check-lab$(2): lab $(2) is not started in $(KSRC): run 'make lab$(2)' first"; exit 1; }
+	@echo "check-lab$(2): grading $(KSRC) (logs: $(BUILD)/check/$(1))"
+	@$(GUEST_ENV) sh common/check.sh $(1) $(KSRC) $(KOBJ) $(BUILD)/check/$(1) $$(LAB_KCONFIG_$(2))
+else
+check-lab$(2): course-refs $(GUEST_TOOLS)
+	@echo "check-lab$(2): grading $(HANDIN) on $(GRADE_TREE) (logs: $(BUILD)/grade/$(1))"
+	@$(GUEST_ENV) sh common/grade.sh one $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
+		$(BUILD)/grade/$(1) $(HANDIN) $$(LAB_KCONFIG_$(2))
+endif
+
+handin-lab$(2): | tree
+	@sh common/lab.sh handin $(KSRC) $(2) lab$(2)-start handin/lab$(2).patch
+
+grade-lab$(2): course-refs $(GUEST_TOOLS)
+	@test -n "$(HANDINS)" || { echo "grade-lab$(2): say which folder: make grade-lab$(2) HANDINS=dir/"; exit 2; }
+	@$(GUEST_ENV) sh common/grade.sh many $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
+		$(BUILD)/grade/$(1)-batch $(HANDINS) $$(LAB_KCONFIG_$(2))
+
+check: check-lab$(2)
+endef
+$(foreach d,$(LABS),$(eval $(call lab_rules,$(d),$(call lab_num,$(d)))))
+
+# make run/debug use the kconfig layers of the lab the tree is on.
+ifneq ($(CURRENT_LAB),)
+KCONFIG := $(LAB_KCONFIG_$(CURRENT_LAB))
+endif

@@ -1,0 +1,24 @@
+# Each planted bug (LAB/planted/*.patch, on the solution) fails the tests
+# its "Expect-fail:" line names; and every graded test fails on the skeleton
+# or on some planted bug: a test that cannot fail grades nothing.
+# timeout: 1800
+. common/testlib.sh
+scratch
+lab=$1
+
+grade_failures_of() { cut -f3 "$1/summary.tsv" | tr ' ' '\n' | grep -v '^$'; }
+[ -f "$LOGS/labtest/$lab-skeleton/summary.tsv" ] || fail "run after the skeleton test"
+grade_failures_of "$LOGS/labtest/$lab-skeleton" >"$SCRATCH/failed"
+for p in "$lab"/planted/*.patch; do
+	[ -f "$p" ] || continue
+	name=$(basename "$p" .patch)
+	grade_variant "$lab" "planted-$name" "refs/course/$lab/solution" "$p"
+	grade_failures >>"$SCRATCH/failed"
+	for t in $(sed -n 's/^Expect-fail: //p' "$p"); do
+		grade_failures | grep -qx -- "$t" || fail "planted bug $name did not fail $t"
+	done
+	echo "planted $name: failed $(grade_failures | tr '\n' ' ')"
+done
+for t in $(awk '!/^#/ && NF && $1 != "health" { print $2 }' "$lab/tests.conf") kernel-health; do
+	grep -qx -- "$t" "$SCRATCH/failed" || fail "$t passes on the skeleton and on every planted bug"
+done

@@ -1,0 +1,25 @@
+# The reference solution scores full marks, and is clean for checkpatch
+# --strict, sparse and W=1 (in the files the lab adds).
+# timeout: 1500
+. common/testlib.sh
+lab=$1
+
+grade_variant "$lab" solution "refs/course/$lab/solution"
+[ "$GRADE_RC" -eq 0 ] || fail "the solution of $lab does not score full marks"
+max=$(cut -f2 "$GRADE_OUT/summary.tsv")
+expect_line "Score: $max/$max" "$GRADE_OUT.txt"
+
+git -C "$KSRC" format-patch -q --stdout "refs/course/$lab/base..refs/course/$lab/solution" \
+	>"$GRADE_OUT/solution.patch"
+(cd "$TEST_TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q --no-signoff \
+	"$GRADE_OUT/solution.patch") || fail "checkpatch --strict finds problems in the solution"
+
+objs=$(git -C "$KSRC" diff --name-only --diff-filter=A "refs/course/$lab/base" \
+	"refs/course/$lab/solution" -- '*.c' ':!tools' | sed 's/\.c$/.o/')
+if [ -n "$objs" ]; then
+	# shellcheck disable=SC2086
+	MAKEFLAGS= make -C "$TEST_TREE" O="$(realpath "$TEST_OBJ")" C=2 W=1 $objs \
+		>"$GRADE_OUT/sparse.log" 2>&1 || fail "C=2 W=1 build of $objs failed"
+	cat "$GRADE_OUT/sparse.log"
+	! grep -E 'warning:|error:' "$GRADE_OUT/sparse.log" || fail "sparse or W=1 warns about $objs"
+fi

@@ -1,0 +1,45 @@
+# todo.awk - derive a lab's skeleton or clean solution from its marked one.
+#
+#   awk -v mode=skeleton -f todo.awk FILE	keep each TODO line, drop the code it marks
+#   awk -v mode=solution -f todo.awk FILE	drop the TODO lines, keep the code
+#
+# A marker is a comment line "TODO n: hint" (/* */, // or #).  It marks the
+# lines after it up to the first blank line or the first line indented less
+# than the marker; "TODO n/m: hint" marks exactly the next m lines.
+function width(s,	i, c, w) {
+	w = 0
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c == "\t")
+			w = w - w % 8 + 8
+		else if (c == " ")
+			w++
+		else
+			break
+	}
+	return w
+}
+
+marking && count > 0 {
+	if (--count == 0)
+		marking = 0
+	next
+}
+marking {
+	if ($0 ~ /^[ \t]*$/ || width($0) < depth)
+		marking = 0
+	else
+		next
+}
+/^[ \t]*(\/\*|\/\/|#)[ \t]*TODO [0-9]+(\/[0-9]+)?:/ {
+	if (mode == "solution")
+		next
+	print
+	marking = 1
+	depth = width($0)
+	count = 0
+	if (match($0, /TODO [0-9]+\/[0-9]+:/))
+		count = substr($0, RSTART + index(substr($0, RSTART), "/"), RLENGTH) + 0
+	next
+}
+{ print }

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fork_counter - a test module for the lab 01 fork hook
+ *
+ * Registers two fork hooks, A and B, and counts the tasks created by one
+ * process (its tgid is written to "tgid").  In /sys/kernel/debug/fork_counter:
+ *   tgid      rw  the process whose forks are counted (0: none)
+ *   count_a   r   calls of hook A;  count_b: of hook B
+ *   last      r   "parent_pid parent_tgid child_pid child_tgid" of A's last call
+ *   hook_a    rw  1 while hook A is registered; write 0 or 1 to change it
+ *   late      r   calls of hook A seen running after its unregistration
+ *                 returned (must stay 0)
+ * Hook A dawdles for a few microseconds in each counted call, so that an
+ * unregistration that does not wait for running callbacks is caught.
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/fork_hook.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+
+static pid_t counted_tgid;
+static atomic_t count_a, count_b, running_a, late;
+static bool hook_a_on;		/* registered, as far as users can see */
+static bool hook_a_gone;	/* fork_hook_unregister(&hook_a) has returned */
+static DEFINE_MUTEX(hook_a_lock);	/* serialises hook_a writes */
+static DEFINE_SPINLOCK(last_lock);
+static pid_t last[4];
+static struct dentry *dir;
+
+static bool counted(struct task_struct *parent)
+{
+	pid_t tgid = READ_ONCE(counted_tgid);
+
+	return tgid && task_tgid_nr(parent) == tgid;
+}
+
+static void hook_a_func(struct task_struct *parent, struct task_struct *child)
+{
+	if (!counted(parent))
+		return;
+	atomic_inc(&running_a);
+	if (READ_ONCE(hook_a_gone))
+		atomic_inc(&late);
+	atomic_inc(&count_a);
+	spin_lock(&last_lock);
+	last[0] = task_pid_nr(parent);
+	last[1] = task_tgid_nr(parent);
+	last[2] = task_pid_nr(child);
+	last[3] = task_tgid_nr(child);
+	spin_unlock(&last_lock);
+	udelay(20);
+	atomic_dec(&running_a);
+}
+
+static void hook_b_func(struct task_struct *parent, struct task_struct *child)
+{
+	if (counted(parent))
+		atomic_inc(&count_b);
+}
+
+static struct fork_hook hook_a = { .func = hook_a_func };
+static struct fork_hook hook_b = { .func = hook_b_func };
+
+static int set_hook_a(bool on)
+{
+	int err = 0;
+
+	mutex_lock(&hook_a_lock);
+	if (on && !hook_a_on) {
+		WRITE_ONCE(hook_a_gone, false);
+		err = fork_hook_register(&hook_a);
+		if (!err)
+			WRITE_ONCE(hook_a_on, true);
+	} else if (!on && hook_a_on) {
+		WRITE_ONCE(hook_a_on, false);
+		fork_hook_unregister(&hook_a);
+		WRITE_ONCE(hook_a_gone, true);
+		/* Unregistered: nobody may be inside hook_a_func() now. */
+		if (atomic_read(&running_a))
+			atomic_inc(&late);
+	}
+	mutex_unlock(&hook_a_lock);
+	return err;
+}
+
+static int hook_a_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(hook_a_on);
+	return 0;
+}
+
+static int hook_a_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	return set_hook_a(val);
+}
+DEFINE_DEBUGFS_ATTRIBUTE(hook_a_fops, hook_a_get, hook_a_set, "%llu\n");
+
+static int tgid_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(counted_tgid);
+	return 0;
+}
+
+static int tgid_set(void *data, u64 val)
+{
+	if (val > PID_MAX_LIMIT)
+		return -EINVAL;
+	WRITE_ONCE(counted_tgid, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(tgid_fops, tgid_get, tgid_set, "%llu\n");
+
+static int last_show(struct seq_file *m, void *v)
+{
+	pid_t copy[4];
+
+	spin_lock(&last_lock);
+	memcpy(copy, last, sizeof(copy));
+	spin_unlock(&last_lock);
+	seq_printf(m, "%d %d %d %d\n", copy[0], copy[1], copy[2], copy[3]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(last);
+
+static int __init fork_counter_init(void)
+{
+	int err;
+
+	dir = debugfs_create_dir("fork_counter", NULL);
+	debugfs_create_file("tgid", 0600, dir, NULL, &tgid_fops);
+	debugfs_create_file("hook_a", 0600, dir, NULL, &hook_a_fops);
+	debugfs_create_file("last", 0400, dir, NULL, &last_fops);
+	debugfs_create_atomic_t("count_a", 0400, dir, &count_a);
+	debugfs_create_atomic_t("count_b", 0400, dir, &count_b);
+	debugfs_create_atomic_t("late", 0400, dir, &late);
+
+	err = fork_hook_register(&hook_b);
+	if (err)
+		goto out_debugfs;
+	err = set_hook_a(true);
+	if (err)
+		goto out_hook_b;
+	return 0;
+
+out_hook_b:
+	fork_hook_unregister(&hook_b);
+out_debugfs:
+	debugfs_remove(dir);
+	return err;
+}
+
+static void __exit fork_counter_exit(void)
+{
+	/* debugfs first: no hook_a write may race with the teardown */
+	debugfs_remove(dir);
+	set_hook_a(false);
+	fork_hook_unregister(&hook_b);
+}
+
+module_init(fork_counter_init);
+module_exit(fork_counter_exit);
+MODULE_DESCRIPTION("Counts the tasks one process creates, through two fork hooks");
+MODULE_LICENSE("GPL");
