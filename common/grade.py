@@ -149,7 +149,7 @@ def main():
         with open(summary, "w") as f:
             f.write(f"{score}\t{total}\t{' '.join(failures)}\t"
                     f"{'ok' if healthy else reason}\n")
-    return 0 if score == total else 1
+    return 0 if score == total and failed == 0 else 1
 
 
 if __name__ == "__main__":

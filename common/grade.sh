@@ -55,6 +55,7 @@ many)
 		i=$((i + 1))
 		name=$(basename "$h" .patch)
 		start=$(date +%s)
+		rm -f "$out/$name/summary.tsv"
 		grade_one "$h" "$out/$name" "$@" >"$out/$name.log" 2>&1
 		IFS='	' read -r score max failed health <"$out/$name/summary.tsv" ||
 			{ score=0 max=? failed=all health="no verdict (see $out/$name.log)"; }

@@ -20,9 +20,10 @@ expect_grep() {
 	grep -q -a -E -- "$1" "$2" || fail "no line matching '$1' in $2"
 }
 
-# expect_line TEXT FILE: fail unless FILE has a line that is exactly TEXT.
+# expect_line TEXT FILE: fail unless FILE has a line that is exactly TEXT
+# (a serial console ends its lines with CR LF; the CR does not count).
 expect_line() {
-	grep -q -a -x -F -- "$1" "$2" || fail "no line '$1' in $2"
+	tr -d '\r' <"$2" | grep -q -a -x -F -- "$1" || fail "no line '$1' in $2"
 }
 
 # wait_for SECONDS CMD...: poll CMD until it succeeds, or fail at the deadline.

@@ -12,7 +12,7 @@ expect_line "Score: $max/$max" "$GRADE_OUT.txt"
 git -C "$KSRC" format-patch -q --stdout "refs/course/$lab/base..refs/course/$lab/solution" \
 	>"$GRADE_OUT/solution.patch"
 (cd "$TEST_TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q --no-signoff \
-	"$GRADE_OUT/solution.patch") || fail "checkpatch --strict finds problems in the solution"
+	"$(realpath "$GRADE_OUT/solution.patch")") || fail "checkpatch --strict finds problems in the solution"
 
 objs=$(git -C "$KSRC" diff --name-only --diff-filter=A "refs/course/$lab/base" \
 	"refs/course/$lab/solution" -- '*.c' ':!tools' | sed 's/\.c$/.o/')

@@ -30,13 +30,14 @@ static void *thread_fn(void *arg)
 	return arg;
 }
 
-/* Create one task the @mode way and wait for it; 0, or -1 with errno set. */
+/* Create one task the @mode way and wait for it; 0, or -1 (errno says why, if it can). */
 static int create_one(enum mode mode)
 {
 	pthread_t thread;
 	pid_t pid = -1;
 	int err;
 
+	errno = 0;
 	switch (mode) {
 	case FORK:
 		pid = fork();
@@ -55,7 +56,7 @@ static int create_one(enum mode mode)
 		errno = err;
 		return err ? -1 : 0;
 	case CLONE3: {
-		/* TODO 1: create a child with the clone3() system call; glibc has no wrapper */
+		/* TODO 1/5: create a child with the clone3() system call; glibc has no wrapper */
 		struct clone_args args = { .exit_signal = SIGCHLD };
 
 		pid = syscall(SYS_clone3, &args, sizeof(args));
@@ -127,8 +128,8 @@ int main(int argc, char *argv[])
 	start = now_ns();
 	for (i = 0; i < count; i++) {
 		if (create_one(mode)) {
-			fprintf(stderr, "forkbench: %s number %ld failed: %s\n",
-				modes[mode], i + 1, strerror(errno));
+			fprintf(stderr, "forkbench: %s number %ld failed: %s\n", modes[mode],
+				i + 1, errno ? strerror(errno) : "no task was created");
 			return 1;
 		}
 	}

@@ -1,0 +1,75 @@
+# grade.py on made-up runs: scores come from the results line only (TAP
+# look-alikes printed by the kernel change nothing), a test the guest never
+# reported fails, an undeclared one is flagged, and each kind of kernel
+# illness fails the health test with its console excerpt.
+# timeout: 30
+. common/testlib.sh
+scratch
+cd "$SCRATCH" || exit 1
+
+cat >conf <<'CONF'
+t  f.a  10  30
+t  f.b  20  30
+health -  5  -
+CONF
+results() {
+	printf '[1] # start\n[2] # binary t budget 60 s\n[3] #  RUN           f.a ...\n'
+	printf '[250] ok 1 f.a\n[260] #  RUN           f.b ...\n[300] %s 2 f.b\n' "$1"
+	printf '[310] # exit t 0\n'
+	[ -z "${2:-}" ] || printf '[320] # kmemleak: %s\n' "$2"
+	printf '[400] # done\n'
+}
+grade() { python3 "$OLDPWD/common/grade.py" conf res console "$1" out >report; rc=$?; cat report; }
+
+# Healthy, all passed; the console's TAP look-alikes must not matter.
+results ok >res
+printf '[ 1.0] not ok 1 f.a\n[ 1.1] ok 3 f.c\nok 2 f.b\n' >console
+grade 0
+[ "$rc" -eq 0 ] || fail "a full run was not graded full"
+expect_line "Score: 35/35" report
+expect_line "3 passed, 0 failed" report
+grep -q 'f.c' report && fail "a console line became a test"
+
+# A failed test loses its points, and its output is kept.
+results "not ok" >res
+: >console
+grade 0
+[ "$rc" -ne 0 ] || fail "a failed test did not fail the grade"
+expect_line "Score: 15/35" report
+expect_grep '^  f\.b .*FAIL .*output: out/f\.b\.log\)$' report
+expect_grep 'RUN +f\.b' out/f.b.log
+
+# A test the guest never reported (here: the kernel panicked) fails.
+printf '[1] # start\n[2] # binary t budget 60 s\n[250] ok 1 f.a\n' >res
+printf '[ 9.0] Kernel panic - not syncing: Fatal exception\n' >console
+grade 250
+expect_line "Score: 10/35" report
+expect_grep '^  f\.b .*FAIL .*the guest kernel panicked' report
+expect_grep 'Kernel panic' report
+
+# A reported test that tests.conf does not declare is flagged, not scored.
+results ok >res
+printf '[305] ok 3 f.extra\n[400] # done\n' >>res
+: >console
+grade 0
+expect_grep "^grade: t reported 'f.extra', which conf does not declare" report
+[ "$rc" -ne 0 ] || fail "an undeclared test went unnoticed"
+
+# Each illness fails kernel health, with the line that shows it.
+for sick in "BUG: KASAN: slab-use-after-free in hook_a_func+0x12/0x40" \
+	"WARNING: possible circular locking dependency detected" \
+	"BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580" \
+	"WARNING: CPU: 1 PID: 42 at kernel/fork_hook.c:40 fork_hook_register+0x1/0x2" \
+	"general protection fault, probably for non-canonical address 0xdead000000000100"; do
+	results ok >res
+	printf '[ 5.0] boot\n[ 6.0] %s\n' "$sick" >console
+	grade 0
+	expect_line "Score: 30/35" report
+	expect_grep '^  kernel-health .*FAIL' report
+	grep -qF -- "$sick" report || fail "the excerpt does not show: $sick"
+done
+results ok "unreferenced object 0xffff888003a1c000 (size 64):" >res
+: >console
+grade 0
+expect_line "Score: 30/35" report
+expect_grep 'kmemleak found leaked objects' report
