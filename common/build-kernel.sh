@@ -35,10 +35,16 @@ progress() {
 }
 
 # MAKEFLAGS is cleared so that a "make -s" above us does not hide the CC lines.
-status=$( { { MAKEFLAGS= make -C "$ksrc" O="$kobj" ARCH=x86_64 CC="$cc" \
-	-j"$(($(nproc) + 1))" "${@:-all}" 2>&1; echo $? >&3; } | tee "$log" |
-	progress >&2; } 3>&1)
-if [ "$status" -ne 0 ]; then
+# make's status crosses the pipe in a file; a failed build must never leave
+# an older bzImage looking current, so it is removed first.
+mkdir -p "$kobj"
+rm -f "$kobj/arch/x86/boot/bzImage"
+echo unknown >"$kobj/.build-status"
+{ MAKEFLAGS= make -C "$ksrc" O="$kobj" ARCH=x86_64 CC="$cc" \
+	-j"$(($(nproc) + 1))" "${@:-all}" 2>&1; echo $? >"$kobj/.build-status"; } |
+	tee "$log" | progress >&2
+status=$(cat "$kobj/.build-status")
+if [ "$status" != 0 ]; then
 	if grep -q -E ': (error|fatal error):|\*\*\*' "$log"; then
 		grep -E ': (error|fatal error):|\*\*\*' "$log" | head -n 20 >&2
 	else

@@ -8,7 +8,8 @@ guest's run-tests ("[ms] line", TAP inside); CONSOLE the console log, read only
 for the kernel-health test; QEMU_STATUS what common/qemu.sh exited with.
 Prints one line per test, "Score: X/Y" and "N passed, N failed"; writes each
 failing test's output to OUTDIR; exits 0 only at full score.  With --summary,
-also writes "score max failed-tests health" as one tab-separated line.
+also writes "score max failed-tests health" as one tab-separated line
+("-" when no test failed, "ok" when the kernel is healthy).
 """
 import os
 import re
@@ -147,7 +148,7 @@ def main():
     print(f"{passed} passed, {failed} failed")
     if summary:
         with open(summary, "w") as f:
-            f.write(f"{score}\t{total}\t{' '.join(failures)}\t"
+            f.write(f"{score}\t{total}\t{' '.join(failures) or '-'}\t"
                     f"{'ok' if healthy else reason}\n")
     return 0 if score == total and failed == 0 else 1
 

@@ -68,5 +68,5 @@ grade_variant() {
 
 # The failed tests of the last grade_variant, one per line.
 grade_failures() {
-	cut -f3 "$GRADE_OUT/summary.tsv" | tr ' ' '\n' | grep -v '^$'
+	cut -f3 "$GRADE_OUT/summary.tsv" | tr ' ' '\n' | grep -v '^-\{0,1\}$'
 }

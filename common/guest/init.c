@@ -6,9 +6,11 @@
  * command that follows "--run" in its arguments or, without one, a shell on
  * the serial console.  The kernel hands init the words after "--" on its
  * command line, but also any parameter it does not know (nokaslr on a
- * kernel without KASLR), hence the marker.  When that program ends, the machine ends with its exit status:
- * QEMU's isa-debug-exit device turns a byte written to port 0xf4 into the
- * exit status (byte << 1) | 1 of QEMU itself, so the host sees it.
+ * kernel without KASLR), hence the marker.
+ *
+ * When that program ends, the machine ends with its exit status: QEMU's
+ * isa-debug-exit device turns a byte written to port 0xf4 into the exit
+ * status (byte << 1) | 1 of QEMU itself, so the host sees it.
  *
  * busybox's reboot, poweroff and halt (without -f) signal PID 1 with
  * SIGTERM, SIGUSR2 and SIGUSR1; all three end the machine with status 0.

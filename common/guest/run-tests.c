@@ -127,7 +127,8 @@ static void run_binary(const char *name, int budget_s)
 	}
 	close(pipefd[0]);
 	waitpid(pid, &status, 0);
-	report("# exit %s %d", name, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	report("# exit %s %d", name,
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }
 
 static void kmemleak_report(void)

@@ -36,6 +36,6 @@ sh common/grade.sh many "$lab" "$KSRC" "$TEST_TREE" "$TEST_OBJ" "$out" "$SCRATCH
 cat "$SCRATCH/progress" "$out/grades.csv"
 expect_grep '^grade: \[3/3\] carol: 0/[0-9]+ \([0-9]+ s; log: ' "$SCRATCH/progress"
 max=$(awk '!/^#/ && NF { s += $3 } END { print s + 0 }' "$lab/tests.conf")
-expect_line "alice,$max,$max,\"\",\"ok\"" "$out/grades.csv"
+expect_line "alice,$max,$max,\"-\",\"ok\"" "$out/grades.csv"
 expect_grep '^bob,0,[0-9]+,"all","the hand-in does not apply' "$out/grades.csv"
 expect_grep '^carol,0,[0-9]+,"all",".*the kernel does not build' "$out/grades.csv"

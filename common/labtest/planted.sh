@@ -6,7 +6,7 @@
 scratch
 lab=$1
 
-grade_failures_of() { cut -f3 "$1/summary.tsv" | tr ' ' '\n' | grep -v '^$'; }
+grade_failures_of() { cut -f3 "$1/summary.tsv" | tr ' ' '\n' | grep -v '^-\{0,1\}$'; }
 [ -f "$LOGS/labtest/$lab-skeleton/summary.tsv" ] || fail "run after the skeleton test"
 grade_failures_of "$LOGS/labtest/$lab-skeleton" >"$SCRATCH/failed"
 for p in "$lab"/planted/*.patch; do

@@ -52,6 +52,7 @@ static void hook_a_func(struct task_struct *parent, struct task_struct *child)
 	last[2] = task_pid_nr(child);
 	last[3] = task_tgid_nr(child);
 	spin_unlock(&last_lock);
+	/* dawdle, but never sleep: we run inside kernel_clone() under RCU */
 	udelay(20);
 	atomic_dec(&running_a);
 }

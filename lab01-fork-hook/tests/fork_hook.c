@@ -152,7 +152,8 @@ TEST_F(counter, failed_fork_not_counted)
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(helper, waitpid(helper, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("the fork over RLIMIT_NPROC did not fail with EAGAIN");
+	ASSERT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("the fork over RLIMIT_NPROC did not fail with EAGAIN");
 	EXPECT_EQ(0, COUNT_A);
 }
 

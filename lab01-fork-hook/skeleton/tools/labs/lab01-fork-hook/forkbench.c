@@ -107,8 +107,7 @@ int main(int argc, char *argv[])
 			errno = 0;
 			count = strtol(optarg, &end, 10);
 			if (errno || *end || count < 1) {
-				fprintf(stderr, "forkbench: COUNT must be a positive number, not '%s'\n",
-					optarg);
+				fprintf(stderr, "forkbench: bad COUNT '%s'\n", optarg);
 				usage();
 			}
 			break;
