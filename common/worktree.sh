@@ -17,7 +17,7 @@ git -C "$tree" am --abort >/dev/null 2>&1
 git -C "$tree" checkout -q -f --detach "$ref" && git -C "$tree" clean -q -fdx || exit 1
 [ -n "$patch" ] || exit 0
 if ! git -C "$tree" -c user.name=grader -c user.email=grader@localhost \
-	am -q "$(realpath "$patch")" >"$log" 2>&1; then
+	am -q -3 "$(realpath "$patch")" >"$log" 2>&1; then
 	git -C "$tree" am --abort >/dev/null 2>&1
 	exit 2
 fi
