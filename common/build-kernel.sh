@@ -40,7 +40,7 @@ progress() {
 mkdir -p "$kobj"
 rm -f "$kobj/arch/x86/boot/bzImage"
 echo unknown >"$kobj/.build-status"
-{ MAKEFLAGS= make -C "$ksrc" O="$kobj" ARCH=x86_64 CC="$cc" \
+{ MAKEFLAGS='' make -C "$ksrc" O="$kobj" ARCH=x86_64 CC="$cc" \
 	-j"$(($(nproc) + 1))" "${@:-all}" 2>&1; echo $? >"$kobj/.build-status"; } |
 	tee "$log" | progress >&2
 status=$(cat "$kobj/.build-status")

@@ -39,7 +39,7 @@ mkdir -p "$stage/tests"
 modsrc=$(sed -n 's/^obj-m *[:+]*= *//p' "$labdir/tests/Kbuild" 2>/dev/null | tr ' ' '\n' | sed -n 's/\.o$/.c/p')
 if [ -n "$modsrc" ]; then
 	cp -r "$labdir/tests" "$out/mod"
-	MAKEFLAGS= make -C "$ksrc" O="$(realpath "$kobj")" M="$(realpath "$out/mod")" \
+	MAKEFLAGS='' make -C "$ksrc" O="$(realpath "$kobj")" M="$(realpath "$out/mod")" \
 		W=1 modules >"$out/modules.log" 2>&1 ||
 		give_up "the lab's test module does not build against this kernel (log: $out/modules.log)"
 	cp "$out/mod"/*.ko "$stage/"

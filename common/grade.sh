@@ -58,7 +58,7 @@ many)
 		rm -f "$out/$name/summary.tsv"
 		grade_one "$h" "$out/$name" "$@" >"$out/$name.log" 2>&1
 		IFS='	' read -r score max failed health <"$out/$name/summary.tsv" ||
-			{ score=0 max=? failed=all health="no verdict (see $out/$name.log)"; }
+			{ score=0 max='?' failed=all health="no verdict (see $out/$name.log)"; }
 		printf '%s,%s,%s,"%s","%s"\n' "$name" "$score" "$max" "$failed" \
 			"$(echo "$health" | sed 's/"/""/g')" >>"$csv"
 		echo "grade: [$i/$total] $name: $score/$max ($(($(date +%s) - start)) s; log: $out/$name.log)"

@@ -17,7 +17,7 @@
 # kernel panicked, 251 if it was killed at the timeout, 252 if QEMU failed.
 set -eu
 
-interactive=0 timeout=0 log=build/logs/console.log results= gdb_port=
+interactive=0 timeout=0 log=build/logs/console.log results='' gdb_port=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--interactive) interactive=1 ;;

@@ -21,7 +21,7 @@ objs=$(git -C "$KSRC" diff --name-only --diff-filter=A "refs/course/$lab/base" \
 	"refs/course/$lab/solution" -- '*.c' ':!tools' | sed 's/\.c$/.o/')
 if [ -n "$objs" ]; then
 	# shellcheck disable=SC2086
-	MAKEFLAGS= make -C "$TEST_TREE" O="$(realpath "$TEST_OBJ")" C=2 W=1 $objs \
+	MAKEFLAGS='' make -C "$TEST_TREE" O="$(realpath "$TEST_OBJ")" C=2 W=1 $objs \
 		>"$GRADE_OUT/sparse.log" 2>&1 || fail "C=2 W=1 build of $objs failed"
 	cat "$GRADE_OUT/sparse.log"
 	! grep -E 'warning:|error:' "$GRADE_OUT/sparse.log" || fail "sparse or W=1 warns about $objs"
