@@ -73,3 +73,13 @@ results ok "unreferenced object 0xffff888003a1c000 (size 64):" >res
 grade 0
 expect_line "Score: 30/35" report
 expect_grep 'kmemleak found leaked objects' report
+
+# ... but not for what the idle task allocated at boot (pid 0).
+results ok "unreferenced object 0xffff88800018c3c0 (size 216):" | sed '$d' >res
+printf '[321] # kmemleak:   comm "swapper/0", pid 0, jiffies 4294892296\n[400] # done\n' >>res
+grade 0
+expect_line "Score: 35/35" report
+results ok "unreferenced object 0xffff888003a1c000 (size 64):" | sed '$d' >res
+printf '[321] # kmemleak:   comm "fork_hook", pid 57, jiffies 4294899999\n[400] # done\n' >>res
+grade 0
+expect_line "Score: 30/35" report
