@@ -54,7 +54,8 @@ $(BUILD)/tools/gen_init_cpio: | tree
 	@mkdir -p $(@D)
 	$(CC) -O2 -o $@ $(KSRC)/usr/gen_init_cpio.c
 
-$(BUILD)/guest/init: common/guest/init.c | deps
+# The guest's C programs, static: /init and the graded tests' runner.
+$(BUILD)/guest/%: common/guest/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 

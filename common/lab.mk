@@ -14,11 +14,7 @@ GUEST_ENV    = GEN_INIT_CPIO=$(BUILD)/tools/gen_init_cpio GUEST_INIT=$(BUILD)/gu
 CURRENT_LAB := $(shell git -C $(KSRC) describe --tags --abbrev=0 --match 'lab*-start' 2>/dev/null | \
 	sed -n 's/^lab\([0-9]*\)-start$$/\1/p')
 
-$(BUILD)/guest/run-tests: common/guest/run-tests.c | deps
-	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) -o $@ $<
-
-.PHONY: skels check
+.PHONY: skels course-refs check
 # Regenerate every lab's skeleton.patch and skeleton/ from solutions/.
 skels: | tree
 	@sh common/skel.sh $(KSRC) $(GEN_TREE) . $(LABS)
