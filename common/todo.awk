@@ -6,6 +6,8 @@
 # A marker is a comment line "TODO n: hint" (/* */, // or #).  It marks the
 # lines after it up to the first blank line or the first line indented less
 # than the marker; "TODO n/m: hint" marks exactly the next m lines.
+# A line "/* stub: CODE */" ends a region; it is CODE in the skeleton and
+# gone from the solution: what a function returns until it is written.
 function width(s,	i, c, w) {
 	w = 0
 	for (i = 1; i <= length(s); i++) {
@@ -20,6 +22,15 @@ function width(s,	i, c, w) {
 	return w
 }
 
+/^[ \t]*\/\* stub: .* \*\/$/ {
+	if (mode == "skeleton") {
+		sub(/\/\* stub: /, "")
+		sub(/ \*\/$/, "")
+		print
+	}
+	marking = 0
+	next
+}
 marking && count > 0 {
 	if (--count == 0)
 		marking = 0
