@@ -6,7 +6,8 @@
 #
 # Environment: GEN_INIT_CPIO, GUEST_INIT, RUN_TESTS (built by make);
 # KERNEL_BUILT=1 skips the kernel build, STAGE_ONLY=1 stops once OUT-DIR/stage
-# holds what /lab needs (make run uses that).
+# holds what /lab needs (make run uses that); ONLY_TESTS="TEST..." runs just
+# those tests and the health test (make test uses that for planted bugs).
 # OUT-DIR receives the logs, console.log, results.tap, the failing tests'
 # output and summary.tsv ("score max failed-tests health").
 # Exit status 0 only at full score.
@@ -17,6 +18,12 @@ shift 4
 here=$(cd "$(dirname "$0")" && pwd)
 lab=$(basename "$labdir")
 conf=$labdir/tests.conf
+mkdir -p "$out"
+if [ -n "${ONLY_TESTS:-}" ]; then
+	awk -v only=" $ONLY_TESTS " '/^#/ || !NF || $1 == "health" || index(only, " " $2 " ")' \
+		"$conf" >"$out/tests.conf"
+	conf=$out/tests.conf
+fi
 max=$(awk '!/^#/ && NF { s += $3 } END { print s + 0 }' "$conf")
 mkdir -p "$out"
 stage=$out/stage
@@ -34,8 +41,12 @@ give_up() {
 [ "${KERNEL_BUILT:-0}" = 1 ] || sh "$here/kernel.sh" "$ksrc" "$kobj" "$out" "$@" ||
 	give_up "the kernel does not build (log: $out/kernel-build.log)"
 
-# Modules named in the lab's tests/Kbuild, built against this kernel.
+# The kernel's own modules (a lab's =m code), then the modules named in the
+# lab's tests/Kbuild, built against this kernel.
 mkdir -p "$stage/tests"
+cat "$kobj/modules.order" 2>/dev/null | while read -r ko; do
+	cp "$kobj/$ko" "$stage/"
+done
 modsrc=$(sed -n 's/^obj-m *[:+]*= *//p' "$labdir/tests/Kbuild" 2>/dev/null | tr ' ' '\n' | sed -n 's/\.o$/.c/p')
 if [ -n "$modsrc" ]; then
 	cp -r "$labdir/tests" "$out/mod"

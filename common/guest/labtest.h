@@ -86,4 +86,59 @@ static inline int unload_module(const char *name)
 	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
 }
 
+/*
+ * Keep only the tests that $LABTEST_CONF (the lab's tests.conf, as staged)
+ * lists for @prog, so that a configuration cut down to a few tests runs
+ * just those.  With no configuration, or none naming @prog, run them all.
+ */
+static inline void labtest_select(const char *prog)
+{
+	const char *path = getenv("LABTEST_CONF"), *base = strrchr(prog, '/');
+	char line[256], bin[64], name[128], full[256];
+	struct __fixture_metadata *f;
+	struct __test_metadata *t, *keep[256];
+	int listed = 0, n, i;
+	FILE *conf;
+
+	conf = path ? fopen(path, "r") : NULL;
+	if (!conf)
+		return;
+	base = base ? base + 1 : prog;
+	while (fgets(line, sizeof(line), conf))
+		if (sscanf(line, "%63s %127s", bin, name) == 2 && !strcmp(bin, base))
+			listed = 1;
+	if (!listed) {
+		fclose(conf);
+		return;
+	}
+	for (f = __fixture_list; f; f = f->next) {
+		n = 0;
+		for (t = f->tests; t && n < 256; t = t->next) {
+			snprintf(full, sizeof(full), "%s.%s", f->name, t->name);
+			rewind(conf);
+			while (fgets(line, sizeof(line), conf))
+				if (sscanf(line, "%63s %127s", bin, name) == 2 &&
+				    !strcmp(bin, base) && !strcmp(name, full)) {
+					keep[n++] = t;
+					break;
+				}
+		}
+		/* the harness's list: next runs forward to NULL, head->prev is the tail */
+		f->tests = n ? keep[0] : NULL;
+		for (i = 0; i < n; i++) {
+			keep[i]->prev = keep[i ? i - 1 : n - 1];
+			keep[i]->next = i + 1 < n ? keep[i + 1] : NULL;
+		}
+	}
+	fclose(conf);
+}
+
+#undef TEST_HARNESS_MAIN
+#define TEST_HARNESS_MAIN \
+	int main(int argc, char **argv) \
+	{ \
+		labtest_select(argv[0]); \
+		return test_harness_run(argc, argv); \
+	}
+
 #endif /* LABTEST_H */

@@ -190,6 +190,8 @@ int main(int argc, char *argv[])
 		report("# error %s: %s", argv[1], strerror(errno));
 		return 1;
 	}
+	/* The test programs run only the tests the configuration lists. */
+	setenv("LABTEST_CONF", argv[1], 1);
 	while (fgets(line, sizeof(line), conf)) {
 		if (sscanf(line, "%63s %*s %*d %d", bin, &timeout) != 2 || bin[0] == '#')
 			continue;
