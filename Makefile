@@ -13,7 +13,9 @@ LOGS      := $(BUILD)/logs
 BZIMAGE   := $(KOBJ)/arch/x86/boot/bzImage
 VMLINUX   := $(KOBJ)/vmlinux
 INITRAMFS := $(BUILD)/initramfs.cpio
-KCONFIG   := common/kconfig/base.config common/kconfig/debug.config
+# The course's layers; make run/debug add those of the lab the tree is on.
+COURSE_KCONFIG := common/kconfig/base.config common/kconfig/debug.config
+KCONFIG   := $(COURSE_KCONFIG)
 # One gdbstub port per user, so that several students can share a machine.
 GDB_PORT  ?= $(shell echo $$((10000 + $$(id -u) % 50000)))
 

@@ -19,6 +19,6 @@ test: course-refs $(GUEST_TOOLS)
 	@$(MAKE) --no-print-directory -s kernel initramfs $(TEST_VARS) LOGS=$(BUILD)/test/logs
 	@echo "test: $(words $(SELFTESTS) $(LABTESTS)) tests (logs: $(LOGS)/selftest/)"
 	@$(TEST_VARS) BZIMAGE=$(TEST_OBJ)/arch/x86/boot/bzImage INITRAMFS=$(BUILD)/test/initramfs.cpio \
-		MAKE_VARS="$(TEST_VARS)" KCONFIG="$(KCONFIG)" QEMU="$(QEMU)" LOGS=$(LOGS) \
+		MAKE_VARS="$(TEST_VARS)" KCONFIG="$(COURSE_KCONFIG)" QEMU="$(QEMU)" LOGS=$(LOGS) \
 		TEST_TREE=$(TEST_TREE) TEST_OBJ=$(TEST_OBJ) GEN_TREE=$(GEN_TREE) \
 		$(GUEST_ENV) sh common/selftest.sh $(LOGS)/selftest $(SELFTESTS) $(LABTESTS)
