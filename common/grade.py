@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score one graded run of a lab from what the guest reported.
 
-  grade.py CONF RESULTS CONSOLE QEMU_STATUS OUTDIR [--summary FILE]
+  grade.py CONF RESULTS CONSOLE QEMU_STATUS OUTDIR [--summary FILE] [--hz HZ]
 
 CONF is the lab's tests.conf; RESULTS the results serial line written by the
 guest's run-tests ("[ms] line", TAP inside); CONSOLE the console log, read only
@@ -9,7 +9,8 @@ for the kernel-health test; QEMU_STATUS what common/qemu.sh exited with.
 Prints one line per test, "Score: X/Y" and "N passed, N failed"; writes each
 failing test's output to OUTDIR; exits 0 only at full score.  With --summary,
 also writes "score max failed-tests health" as one tab-separated line
-("-" when no test failed, "ok" when the kernel is healthy).
+("-" when no test failed, "ok" when the kernel is healthy).  --hz gives the
+guest kernel's CONFIG_HZ, to tell kmemleak's boot-time suspects from leaks.
 """
 import os
 import re
@@ -49,7 +50,7 @@ def read_results(path):
         if not m:
             continue
         ms, text = int(m.group(1)), m.group(2)
-        events.append(text)
+        events.append((ms, text))
         if text.startswith("# binary "):
             binary = text.split()[2]
             running = {"start": ms, "lines": []}
@@ -70,44 +71,63 @@ def read_results(path):
     return found, events
 
 
-def kmemleak_leaks(lines):
+def kmemleak_leaks(events, hz):
     """The leaked objects in a kmemleak report, each a list of its lines.
 
-    Objects allocated by the idle task (pid 0: boot code before init, or
-    interrupts on an idle CPU) are left out: kmemleak reports some of the
-    boot's own (ACPI caches) now and then, and lab code runs in tasks."""
+    Left out: objects allocated before the tests started, when the kernel's
+    HZ is known (kmemleak gives each object's allocation time in jiffies,
+    which start 300 s short of 2^32 at boot; run-tests gives the uptime at
+    "# start uptime SECONDS"); and those of the idle task (pid 0: boot code
+    before init, or interrupts on an idle CPU), which kmemleak reports now
+    and then (ACPI caches).  Lab code runs in tasks, after the start."""
+    start = next((float(text.split()[3]) for _, text in events
+                  if text.startswith("# start uptime ")), None)
     objects = []
-    for line in lines:
+    for _, text in events:
+        if not text.startswith("# kmemleak: "):
+            continue
+        line = text[len("# kmemleak: "):]
         if "unreferenced object" in line:
             objects.append([line])
         elif objects:
             objects[-1].append(line)
-    return [o for o in objects if not any(re.search(r"\bpid 0, jiffies", l) for l in o[1:3])]
+
+    def before_start(lines):
+        j = re.search(r"\bjiffies (\d+)", " ".join(lines[1:3]))
+        if not (j and hz and start is not None):
+            return False
+        return (int(j.group(1)) - (2**32 - 300 * hz)) / hz < start - 0.5
+
+    return [o for o in objects
+            if not before_start(o) and not any(re.search(r"\bpid 0, jiffies", l) for l in o[1:3])]
 
 
-def health_check(console, events, status):
+def health_check(console, events, status, hz):
     """Return (healthy, reason, excerpt lines)."""
     lines = open(console, errors="replace").read().splitlines() if os.path.exists(console) else []
     for i, line in enumerate(lines):
         if ILLNESS.search(line):
             return False, line.strip(), lines[i:i + 15]
-    leaks = kmemleak_leaks([e[len("# kmemleak: "):] for e in events
-                            if e.startswith("# kmemleak: ")])
+    leaks = kmemleak_leaks(events, hz)
     if leaks:
         return False, "kmemleak found leaked objects", [l for o in leaks for l in o][:15]
     if status in STATUS:
         return False, STATUS[status], lines[-15:]
-    if "# done" not in events:
+    if "# done" not in [text for _, text in events]:
         return False, "the test run did not finish", lines[-15:]
     return True, "", []
 
 
 def main():
     args = sys.argv[1:]
-    summary = None
+    summary = hz = None
     if "--summary" in args:
         i = args.index("--summary")
         summary = args[i + 1]
+        del args[i:i + 2]
+    if "--hz" in args:
+        i = args.index("--hz")
+        hz = int(args[i + 1])
         del args[i:i + 2]
     if len(args) != 5:
         sys.exit(__doc__)
@@ -145,7 +165,7 @@ def main():
         print(f"  {test:<{width}} {'OK  ' if ok else 'FAIL'}  {points if ok else 0:3}/{points:<3} "
               f"{secs:6.1f} s{note}")
 
-    healthy, reason, excerpt = health_check(console, events, status)
+    healthy, reason, excerpt = health_check(console, events, status, hz)
     total = sum(p for _, _, p in tests) + health_points
     if healthy:
         score += health_points
