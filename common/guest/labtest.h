@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,41 @@ static inline int load_module(const char *path)
 static inline int unload_module(const char *name)
 {
 	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
+}
+
+/* Run @argv with its stdout on a pipe; the read end, or -1. */
+static inline int spawn(char *const argv[], pid_t *pid)
+{
+	int out[2];
+
+	if (pipe(out))
+		return -1;
+	*pid = fork();
+	if (*pid < 0)
+		return -1;
+	if (*pid == 0) {
+		dup2(out[1], 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(out[1]);
+	return out[0];
+}
+
+/* One line from @fd into @buf, waiting at most 10 s for each byte; 0 or -1. */
+static inline int read_line(int fd, char *buf, size_t size)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t n = 0;
+
+	while (n < size - 1) {
+		if (poll(&pfd, 1, 10000) != 1 || read(fd, buf + n, 1) != 1)
+			return -1;
+		if (buf[n++] == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	return 0;
 }
 
 /*
