@@ -140,7 +140,7 @@ static int jail_task_alloc(struct task_struct *task, unsigned long clone_flags)
 /* Called after the CAP_SYS_CHROOT check; set_fs_root() follows, and cannot fail. */
 static int jail_path_chroot(const struct path *path)
 {
-	/* TODO 6/14: refuse a second chroot; else jail the task at @path */
+	/* TODO 6/17: refuse a second chroot; else jail the task at @path; kernel threads: never */
 	return 0;
 }
 
