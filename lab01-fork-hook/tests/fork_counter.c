@@ -7,16 +7,21 @@
  *   tgid      rw  the process whose forks are counted (0: none)
  *   count_a   r   calls of hook A;  count_b: of hook B
  *   last      r   "parent_pid parent_tgid child_pid child_tgid" of A's last call
- *   hook_a    rw  1 while hook A is registered; write 0 or 1 to change it
+ *   hook_a    rw  1 while hook A is registered; write 0 or 1 to change it,
+ *                 2 to unregister it while a counted call of it is running
  *   late      r   calls of hook A seen running after its unregistration
  *                 returned (must stay 0)
- * Hook A dawdles for a few microseconds in each counted call, so that an
- * unregistration that does not wait for running callbacks is caught.
+ * Writing 2 makes the race deterministic: the unregistration waits (up to
+ * a second) for a counted call to be running, and that call holds on until
+ * the unregistration returns, or a second has passed.  A correct
+ * fork_hook_unregister() cannot return while the call runs, so the call
+ * times out; one that does not wait returns at once, and the call sees it.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fork_hook.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
@@ -26,6 +31,8 @@ static pid_t counted_tgid;
 static atomic_t count_a, count_b, running_a, late;
 static bool hook_a_on;		/* registered, as far as users can see */
 static bool hook_a_gone;	/* fork_hook_unregister(&hook_a) has returned */
+static bool racing;		/* an unregistration waits for a call to hold on */
+static atomic_t holding;	/* counted calls of A holding on for it */
 static DEFINE_MUTEX(hook_a_lock);	/* serialises hook_a writes */
 static DEFINE_SPINLOCK(last_lock);
 static pid_t last[4];
@@ -53,7 +60,18 @@ static void hook_a_func(struct task_struct *parent, struct task_struct *child)
 	last[3] = task_tgid_nr(child);
 	spin_unlock(&last_lock);
 	/* dawdle, but never sleep: we run inside kernel_clone() under RCU */
-	udelay(20);
+	if (READ_ONCE(racing)) {
+		unsigned long end = jiffies + HZ;
+
+		atomic_inc(&holding);
+		while (!READ_ONCE(hook_a_gone) && time_before(jiffies, end))
+			cpu_relax();
+		if (READ_ONCE(hook_a_gone))
+			atomic_inc(&late);
+		atomic_dec(&holding);
+	} else {
+		udelay(20);
+	}
 	atomic_dec(&running_a);
 }
 
@@ -66,8 +84,21 @@ static void hook_b_func(struct task_struct *parent, struct task_struct *child)
 static struct fork_hook hook_a = { .func = hook_a_func };
 static struct fork_hook hook_b = { .func = hook_b_func };
 
-static int set_hook_a(bool on)
+/* Wait, up to a second, for a counted call of hook A to hold on. */
+static void wait_for_holding_call(void)
 {
+	unsigned long end = jiffies + HZ;
+
+	WRITE_ONCE(racing, true);
+	while (!atomic_read(&holding) && time_before(jiffies, end))
+		schedule_timeout_uninterruptible(1);
+	WRITE_ONCE(racing, false);
+}
+
+/* 1: register hook A; 0: unregister it; 2: unregister it racing a call. */
+static int set_hook_a(int how)
+{
+	bool on = how == 1;
 	int err = 0;
 
 	mutex_lock(&hook_a_lock);
@@ -78,6 +109,8 @@ static int set_hook_a(bool on)
 			WRITE_ONCE(hook_a_on, true);
 	} else if (!on && hook_a_on) {
 		WRITE_ONCE(hook_a_on, false);
+		if (how == 2)
+			wait_for_holding_call();
 		fork_hook_unregister(&hook_a);
 		WRITE_ONCE(hook_a_gone, true);
 		/* Unregistered: nobody may be inside hook_a_func() now. */
@@ -96,7 +129,7 @@ static int hook_a_get(void *data, u64 *val)
 
 static int hook_a_set(void *data, u64 val)
 {
-	if (val > 1)
+	if (val > 2)
 		return -EINVAL;
 	return set_hook_a(val);
 }
@@ -144,7 +177,7 @@ static int __init fork_counter_init(void)
 	err = fork_hook_register(&hook_b);
 	if (err)
 		goto out_debugfs;
-	err = set_hook_a(true);
+	err = set_hook_a(1);
 	if (err)
 		goto out_hook_b;
 	return 0;
@@ -160,7 +193,7 @@ static void __exit fork_counter_exit(void)
 {
 	/* debugfs first: no hook_a write may race with the teardown */
 	debugfs_remove(dir);
-	set_hook_a(false);
+	set_hook_a(0);
 	fork_hook_unregister(&hook_b);
 }
 
