@@ -3,70 +3,21 @@
  * Lab 03 graded tests: the chrootjail LSM.
  *
  * The kselftest harness runs each test in a process of its own, so a test
- * may jail itself: jail_self() chroots into JAIL, the same directory every
- * time (one jail), which the fixture fills: a busybox, a file, and a tmpfs
- * mounted on JAIL/tmp.  OUTSIDE is a file next to the jail, on the same
- * filesystem, that no jailed process may reach.  Every denial is EPERM.
+ * may jail itself: jail_self() chroots into the jail of jail.h (shared
+ * with lab 04's tests).  Every denial is EPERM.
  */
-#include "labtest.h"
+#include "jail.h"
 
 #include <sched.h>
 #include <signal.h>
 #include <linux/capability.h>
-#include <sys/mount.h>
 #include <sys/ptrace.h>
-#include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
-
-#define JAIL		"/jail"
-#define OUTSIDE		"/outside-secret"
-#define SECFS		"/sys/kernel/security/chrootjail/"
-#define ENFORCE		SECFS "enforce"
-#define DENIALS		SECFS "denials"
 
 static const char *const rules[] = {
 	"chroot", "chdir", "open", "mount", "mknod", "pivot_root", "ptrace", "signal",
 };
 #define NR_RULES	(sizeof(rules) / sizeof(rules[0]))
-
-static int put_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
-	return close(fd) || !ok ? -1 : 0;
-}
-
-/* The jail's contents; each test's process sets them up again, idempotently. */
-static int make_jail(void)
-{
-	struct stat jail, tmp;
-
-	if ((mkdir(JAIL, 0755) && errno != EEXIST) ||
-	    (mkdir(JAIL "/bin", 0755) && errno != EEXIST) ||
-	    (mkdir(JAIL "/tmp", 0755) && errno != EEXIST) ||
-	    (link("/bin/busybox", JAIL "/bin/busybox") && errno != EEXIST) ||
-	    put_file(JAIL "/inside", "inside\n") || put_file(OUTSIDE, "outside\n"))
-		return -1;
-	if (stat(JAIL, &jail) || stat(JAIL "/tmp", &tmp))
-		return -1;
-	if (jail.st_dev == tmp.st_dev && mount("tmpfs", JAIL "/tmp", "tmpfs", 0, NULL))
-		return -1;
-	return 0;
-}
-
-/* Enter the jail: chroot() then chdir("/"), as busybox chroot does; 0 or -1. */
-static int jail_self(void)
-{
-	return chroot(JAIL) || chdir("/") ? -1 : 0;
-}
-
-/* The result of @call in errno terms: 0 on success, else errno. */
-#define ERRNO_OF(call)	((call) < 0 ? errno : 0)
 
 /*
  * A child that waits for EOF on a pipe: it lives until *@fd is closed.  A
@@ -99,19 +50,6 @@ static pid_t waiting_child(int *fd, int jailed)
 	close(up[0]);
 	*fd = down[1];
 	return pid;
-}
-
-/* Run @fn in a child; its exit status, or -1 if it did not exit. */
-static int in_child(int (*fn)(void *), void *arg)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0)
-		_exit(fn(arg));
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
 }
 
 /* Each rule's count in the denials file; 0 or -1. */

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lab 04 graded tests: no set-id programs made in a jail, and the chmod log.
+ *
+ * Each test runs in a process of its own and may jail itself, in lab 03's
+ * jail (jail.h).  The chmod log is outside the jail, so tests that read it
+ * do the chmods in a jailed child and read from outside.
+ */
+#include "../../lab03-lsm-chroot/tests/jail.h"
+
+#include <poll.h>
+#include <signal.h>
+
+#define CHMOD_LOG	SECFS "chmod_log"
+#define LOG_SIZE	64
+#define PROG		"/prog"			/* in the jail */
+#define SUID_OUTSIDE	"/outside-suid"		/* next to it */
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? (mode_t)-1 : st.st_mode & 07777;
+}
+
+/* The log, read at once: its dropped count and its event lines. */
+struct log {
+	long dropped;
+	int lines;
+	char line[LOG_SIZE + 1][512];
+};
+
+static int read_log(struct log *log)
+{
+	FILE *f = fopen(CHMOD_LOG, "r");
+	char buf[512];
+
+	if (!f)
+		return -1;
+	log->lines = 0;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "dropped=%ld\n", &log->dropped) != 1) {
+		fclose(f);
+		return -1;
+	}
+	while (log->lines <= LOG_SIZE && fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		strcpy(log->line[log->lines++], buf);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Lines of @log that start "pid=@pid " */
+static int lines_of(const struct log *log, pid_t pid)
+{
+	char want[32];
+	int i, n = 0;
+
+	snprintf(want, sizeof(want), "pid=%d ", pid);
+	for (i = 0; i < log->lines; i++)
+		n += !strncmp(log->line[i], want, strlen(want));
+	return n;
+}
+
+/* Whether @line has the shape of a log line */
+static int well_formed(const char *line)
+{
+	char comm[64], path[300], verdict[16];
+	unsigned int old, new;
+	int pid, n = 0;
+
+	if (sscanf(line, "pid=%d comm=%63s path=%299s old=%o new=%o verdict=%15s%n",
+		   &pid, comm, path, &old, &new, verdict, &n) != 6 || line[n])
+		return 0;
+	return pid > 0 && path[0] == '/' && old <= 07777 && new <= 07777 &&
+	       (!strcmp(verdict, "allowed") || !strcmp(verdict, "refused"));
+}
+
+FIXTURE(setid) {
+	int unused;
+};
+
+FIXTURE_SETUP(setid)
+{
+	umask(0);
+	ASSERT_EQ(0, make_jail()) TH_LOG("cannot set up %s: %s", JAIL, strerror(errno));
+	ASSERT_EQ(0, put_file(JAIL PROG, "#!/bin/busybox sh\n"));
+	ASSERT_EQ(0, chmod(JAIL PROG, 0755));
+	ASSERT_EQ(0, put_file(SUID_OUTSIDE, "#!/bin/busybox sh\n"));
+	ASSERT_EQ(0, chmod(SUID_OUTSIDE, 04755));
+}
+
+FIXTURE_TEARDOWN(setid)
+{
+}
+
+TEST_F(setid, chmod_in_jail)
+{
+	int fd;
+
+	ASSERT_EQ(0, jail_self());
+	EXPECT_EQ(EPERM, ERRNO_OF(chmod(PROG, 04755)));
+	fd = open(PROG, O_RDONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(EPERM, ERRNO_OF(fchmod(fd, 02755)));
+	EXPECT_EQ(EPERM, ERRNO_OF(fchmodat(AT_FDCWD, PROG + 1, 06711, 0)));
+	EXPECT_EQ(0755, mode_of(PROG)) TH_LOG("a refused chmod changed the mode");
+}
+
+static int chmods_in_jail(void *arg)
+{
+	int fd;
+
+	if (jail_self())
+		return 10;
+	fd = open(PROG, O_RDONLY);
+	if (ERRNO_OF(chmod(PROG, 04755)) != EPERM || ERRNO_OF(fchmod(fd, 02755)) != EPERM)
+		return 11;
+	return 0;
+}
+
+TEST_F(setid, denials_counted)
+{
+	long before = denials_of("setid");
+
+	ASSERT_LE(0, before) TH_LOG("no \"setid\" line in %s", DENIALS);
+	ASSERT_LE(0, denials_of("link")) TH_LOG("no \"link\" line in %s", DENIALS);
+	EXPECT_EQ(0, in_child(chmods_in_jail, NULL));
+	EXPECT_EQ(before + 2, denials_of("setid"));
+}
+
+TEST_F(setid, chmod_outside)
+{
+	int fd = open(JAIL PROG, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, chmod(JAIL PROG, 04755));
+	EXPECT_EQ(04755, mode_of(JAIL PROG));
+	EXPECT_EQ(0, fchmod(fd, 02755));
+	EXPECT_EQ(02755, mode_of(JAIL PROG));
+	EXPECT_EQ(0, fchmodat(AT_FDCWD, JAIL PROG, 06711, 0));
+	EXPECT_EQ(06711, mode_of(JAIL PROG));
+}
+
+TEST_F(setid, create_in_jail)
+{
+	ASSERT_EQ(0, jail_self());
+	unlink("/c1");
+	unlink("/c2");
+	unlink("/c3");
+	rmdir("/c4");
+	EXPECT_EQ(EPERM, ERRNO_OF(creat("/c1", 04755)));
+	EXPECT_EQ(EPERM, ERRNO_OF(open("/c2", O_WRONLY | O_CREAT | O_EXCL, 02775)));
+	EXPECT_EQ(EPERM, ERRNO_OF(mknod("/c3", S_IFREG | 04755, 0)));
+	EXPECT_EQ(EPERM, ERRNO_OF(mkdir("/c4", 02755)));
+	EXPECT_EQ((mode_t)-1, mode_of("/c1")) TH_LOG("made /c1 all the same");
+	EXPECT_EQ((mode_t)-1, mode_of("/c2"));
+	EXPECT_EQ((mode_t)-1, mode_of("/c3"));
+	EXPECT_EQ((mode_t)-1, mode_of("/c4"));
+	/* the same without set-id bits */
+	EXPECT_LE(0, creat("/c1", 0755));
+	EXPECT_EQ(0, mknod("/c3", S_IFREG | 0755, 0));
+	EXPECT_EQ(0, mkdir("/c4", 0755));
+}
+
+TEST_F(setid, create_outside)
+{
+	unlink(JAIL "/o1");
+	unlink(JAIL "/o2");
+	unlink(JAIL "/o3");
+	rmdir(JAIL "/o4");
+	EXPECT_LE(0, creat(JAIL "/o1", 04755));
+	EXPECT_EQ(04755, mode_of(JAIL "/o1"));
+	EXPECT_LE(0, open(JAIL "/o2", O_WRONLY | O_CREAT | O_EXCL, 02775));
+	EXPECT_EQ(02775, mode_of(JAIL "/o2"));
+	EXPECT_EQ(0, mknod(JAIL "/o3", S_IFREG | 04755, 0));
+	EXPECT_EQ(04755, mode_of(JAIL "/o3"));
+	EXPECT_EQ(0, mkdir(JAIL "/o4", 02755));
+}
+
+TEST_F(setid, link_rename_in)
+{
+	int outside = open("/", O_PATH | O_DIRECTORY);
+
+	ASSERT_LE(0, outside);
+	ASSERT_EQ(0, jail_self());
+	unlink("/stolen");
+	EXPECT_EQ(EPERM, ERRNO_OF(linkat(outside, SUID_OUTSIDE + 1, AT_FDCWD, "/stolen", 0)));
+	EXPECT_EQ(EPERM, ERRNO_OF(renameat(outside, SUID_OUTSIDE + 1, AT_FDCWD, "/stolen")));
+	EXPECT_EQ((mode_t)-1, mode_of("/stolen"));
+	EXPECT_EQ(EPERM, ERRNO_OF(renameat(AT_FDCWD, "/inside", outside, "taken-out")));
+	/* inside the jail, as before */
+	EXPECT_EQ(0, link("/inside", "/inside-link"));
+	EXPECT_EQ(0, rename("/inside-link", "/inside-moved"));
+	EXPECT_EQ(0, unlink("/inside-moved"));
+}
+
+/* In the jail: chmod PROG to each of @arg's modes, as listed; 0 or the step that failed. */
+static int chmod_each(void *arg)
+{
+	const mode_t *mode;
+
+	if (jail_self())
+		return 10;
+	for (mode = arg; *mode; mode++)
+		if (chmod(PROG, *mode) && errno != EPERM)
+			return 11;
+	return 0;
+}
+
+/* The last @n lines of @log, as "old new verdict" of @pid's events, into @out. */
+static int tail_of(const struct log *log, pid_t pid, int n, char out[][64])
+{
+	char want[32], path[300];
+	unsigned int old, new;
+	char verdict[16];
+	int i, k = 0;
+
+	snprintf(want, sizeof(want), "pid=%d comm=setid ", pid);
+	for (i = log->lines - n; i < log->lines; i++) {
+		if (i < 0 || strncmp(log->line[i], want, strlen(want)) ||
+		    sscanf(log->line[i] + strlen(want), "path=%299s old=%o new=%o verdict=%15s",
+			   path, &old, &new, verdict) != 4 || strcmp(path, JAIL PROG))
+			return -1;
+		snprintf(out[k++], 64, "%04o %04o %s", old, new, verdict);
+	}
+	return 0;
+}
+
+static pid_t fork_fn(int (*fn)(void *), void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(fn(arg));
+	return pid;
+}
+
+TEST_F(setid, ordinary_chmod_logged)
+{
+	static const mode_t modes[] = { 0700, 0644, 02644, 04755, 0755, 0 };
+	char got[5][64];
+	int status;
+	pid_t pid;
+	struct log *log = malloc(sizeof(*log));
+
+	ASSERT_NE(NULL, log);
+	pid = fork_fn(chmod_each, (void *)modes);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("a chmod inside the jail failed, not with EPERM");
+	EXPECT_EQ(0755, mode_of(JAIL PROG));
+	ASSERT_EQ(0, read_log(log)) TH_LOG("cannot read %s", CHMOD_LOG);
+	ASSERT_EQ(5, lines_of(log, pid)) TH_LOG("every chmod is logged, allowed or refused");
+	ASSERT_EQ(0, tail_of(log, pid, 5, got)) TH_LOG("the last lines: %s", log->line[log->lines - 1]);
+	EXPECT_STREQ("0755 0700 allowed", got[0]);
+	EXPECT_STREQ("0700 0644 allowed", got[1]);
+	EXPECT_STREQ("0644 2644 allowed", got[2]) TH_LOG("set-gid, not group-executable: allowed");
+	EXPECT_STREQ("2644 4755 refused", got[3]);
+	EXPECT_STREQ("2644 0755 allowed", got[4]);
+	free(log);
+}
+
+static int chmod_spaced(void *arg)
+{
+	if (jail_self())
+		return 10;
+	return ERRNO_OF(chmod("/with space\tand\\", 04755)) == EPERM ? 0 : 11;
+}
+
+TEST_F(setid, log_format)
+{
+	struct log *log = malloc(sizeof(*log));
+	char want[256];
+	int status, i;
+	pid_t pid;
+
+	ASSERT_NE(NULL, log);
+	ASSERT_EQ(0, put_file(JAIL "/with space\tand\\", "x\n"));
+	ASSERT_EQ(0, chmod(JAIL "/with space\tand\\", 0644));
+	pid = fork_fn(chmod_spaced, NULL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, read_log(log));
+	ASSERT_LT(0, log->lines);
+	snprintf(want, sizeof(want), "pid=%d comm=setid path=" JAIL
+		 "/with\\040space\\011and\\134 old=0644 new=4755 verdict=refused", pid);
+	EXPECT_STREQ(want, log->line[log->lines - 1]);
+	for (i = 0; i < log->lines; i++)
+		EXPECT_TRUE(well_formed(log->line[i])) TH_LOG("line %d: %s", i + 1, log->line[i]);
+	free(log);
+}
+
+TEST_F(setid, log_bound_and_drops)
+{
+	mode_t modes[101];
+	char got[LOG_SIZE][64], want[64];
+	struct log *before = malloc(sizeof(*before)), *after = malloc(sizeof(*after));
+	int status, i;
+	pid_t pid;
+
+	ASSERT_NE(NULL, before);
+	ASSERT_NE(NULL, after);
+	for (i = 0; i < 100; i++)
+		modes[i] = 0600 | (i % 64);	/* 0600..0677 */
+	modes[100] = 0;
+	ASSERT_EQ(0, read_log(before));
+	pid = fork_fn(chmod_each, modes);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, read_log(after));
+	EXPECT_EQ(LOG_SIZE, after->lines) TH_LOG("the log keeps %d events", LOG_SIZE);
+	EXPECT_EQ(before->dropped + before->lines + 100 - LOG_SIZE, after->dropped)
+		TH_LOG("dropped: %ld before (%d lines), %ld after", before->dropped,
+		       before->lines, after->dropped);
+	/* the newest 64 are kept, in order */
+	ASSERT_EQ(0, tail_of(after, pid, LOG_SIZE, got));
+	for (i = 0; i < LOG_SIZE; i++) {
+		snprintf(want, sizeof(want), "%04o %04o allowed", modes[36 + i - 1] & 07777,
+			 modes[36 + i]);
+		EXPECT_STREQ(want, got[i]) TH_LOG("event %d of 100", 37 + i);
+	}
+	free(before);
+	free(after);
+}
+
+static int read_as_nobody(void *arg)
+{
+	if (setuid(65534))
+		return 10;
+	return ERRNO_OF(open(CHMOD_LOG, O_RDONLY)) == EACCES ? 0 : 11;
+}
+
+TEST_F(setid, log_root_only)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(CHMOD_LOG, &st)) TH_LOG("%s: %s", CHMOD_LOG, strerror(errno));
+	EXPECT_EQ(S_IFREG | 0400, st.st_mode);
+	EXPECT_EQ(0, in_child(read_as_nobody, NULL)) TH_LOG("uid 65534 opened the log");
+}
+
+#define WRITERS	4
+#define EACH	50
+
+static int chmod_many(void *arg)
+{
+	int i;
+
+	if (jail_self())
+		return 10;
+	for (i = 0; i < EACH; i++)
+		if (chmod(PROG, i % 2 ? 0755 : 0700))
+			return 11;
+	return 0;
+}
+
+/* Read and check the log until @fd says stop; 0, or 1 at the first bad line. */
+static int read_loop(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct log *log = malloc(sizeof(*log));
+	int i, reads = 0;
+
+	while (log && poll(&pfd, 1, 0) == 0) {
+		if (read_log(log))
+			return 1;
+		for (i = 0; i < log->lines; i++)
+			if (!well_formed(log->line[i]))
+				return 1;
+		reads++;
+	}
+	return reads ? 0 : 1;
+}
+
+TEST_F_TIMEOUT(setid, concurrent, 120)
+{
+	struct log *before = malloc(sizeof(*before)), *after = malloc(sizeof(*after));
+	pid_t writers[WRITERS], reader;
+	int stop[2], status, i;
+
+	ASSERT_NE(NULL, before);
+	ASSERT_NE(NULL, after);
+	ASSERT_EQ(0, pipe(stop));
+	ASSERT_EQ(0, read_log(before));
+	reader = fork();
+	if (reader == 0) {
+		close(stop[1]);
+		_exit(read_loop(stop[0]));
+	}
+	close(stop[0]);
+	for (i = 0; i < WRITERS; i++)
+		writers[i] = fork_fn(chmod_many, NULL);
+	for (i = 0; i < WRITERS; i++) {
+		ASSERT_EQ(writers[i], waitpid(writers[i], &status, 0));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	close(stop[1]);
+	ASSERT_EQ(reader, waitpid(reader, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("a reader saw a torn or malformed line");
+	ASSERT_EQ(0, read_log(after));
+	/* every event is in the log or counted as dropped */
+	EXPECT_EQ(WRITERS * EACH, (after->lines - before->lines) + (after->dropped - before->dropped));
+	EXPECT_EQ(LOG_SIZE, after->lines);
+	free(before);
+	free(after);
+}
+
+/* suidplant tries each way and prints "WAY PLANTED ..." or "WAY REFUSED ..." */
+TEST_F(setid, program_suidplant)
+{
+	static const char *const ways[] = {
+		"chmod", "fchmod", "fchmodat", "creat", "open", "mknod", "mkdir", "rename", "link",
+	};
+	char *argv[] = { "/lab/suidplant", NULL };
+	char line[512], name[32], verdict[16];
+	int fd, status, refused = 0, log_lines = 0;
+	size_t i;
+	pid_t pid;
+
+	fd = spawn(argv, &pid);
+	ASSERT_LE(0, fd);
+	while (!read_line(fd, line, sizeof(line))) {
+		if (!strncmp(line, "pid=", 4) && strstr(line, "comm=suidplant"))
+			log_lines++;
+		if (sscanf(line, "%31s %15s", name, verdict) != 2)
+			continue;
+		for (i = 0; i < sizeof(ways) / sizeof(ways[0]); i++) {
+			if (strcmp(name, ways[i]))
+				continue;
+			EXPECT_STREQ("REFUSED", verdict) TH_LOG("%s", line);
+			refused += !strcmp(verdict, "REFUSED");
+		}
+	}
+	EXPECT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) TH_LOG("suidplant's status");
+	EXPECT_EQ(9, refused) TH_LOG("ways reported REFUSED");
+	EXPECT_LE(3, log_lines) TH_LOG("the log it prints has its three chmods");
+}
+
+TEST_HARNESS_MAIN
