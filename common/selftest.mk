@@ -1,5 +1,5 @@
-# make test: the course's self-test.  It works on a worktree of its own
-# (build/test), never on the student's tree or the grading worktree:
+# make test: the course's self-test.  It works on worktrees of its own
+# (build/test, build/test2), never on the student's tree or the grading one:
 #  1. the foundation (common/selftest/*.sh) on the base kernel;
 #  2. for every lab (common/labtest/*.sh): skeletons up to date, solution at
 #     full marks and style-clean, skeleton below, each planted bug caught,
@@ -9,20 +9,41 @@ TEST_TREE := $(BUILD)/test/linux
 TEST_OBJ  := $(BUILD)/test/obj
 TEST_VARS := KSRC=$(TEST_TREE) KOBJ=$(TEST_OBJ) INITRAMFS=$(BUILD)/test/initramfs.cpio
 SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
-# The hand-in round trip is lab-independent mechanism: one lab proves it.
-LABTESTS  := $(foreach d,$(LABS),$(foreach t,skels solution skeleton planted,common/labtest/$(t).sh@$(d))) \
+# Two lanes run at once: QEMU's TCG runs a guest in one host thread, so on
+# two cores one lane's guest runs while the other's kernel builds or boots.
+# Lane 1: the foundation, every lab's skeleton check (skel.sh rewrites the
+# course refs: one at a time), the odd labs; lane 2, in trees of its own:
+# the even labs and the hand-in round trip, which one lab proves.
+LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution skeleton planted,common/labtest/$(t).sh@$(d)))
+LANE_1    := $(SELFTESTS) $(foreach d,$(LABS),common/labtest/skels.sh@$(d)) \
+	$(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2'))
+LANE_2    := $(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2 == 0')) \
 	common/labtest/handin.sh@$(firstword $(LABS))
-# make test T=lab03: only the tests whose name contains "lab03" (developers).
-select     = $(if $(T),$(foreach x,$(1),$(if $(findstring $(T),$(x)),$(x))),$(1))
-SELFTESTS := $(call select,$(SELFTESTS))
-LABTESTS  := $(call select,$(LABTESTS))
+LANE_2_VARS := TEST_TREE=$(BUILD)/test2/linux TEST_OBJ=$(BUILD)/test2/obj GEN_TREE=$(BUILD)/gen2
+# make test T="lab01 lab04": only the tests whose names contain one of the
+# words (developers).
+select     = $(if $(T),$(foreach x,$(1),$(if $(strip $(foreach t,$(T),$(findstring $(t),$(x)))),$(x))),$(1))
+LANE_1    := $(call select,$(LANE_1))
+LANE_2    := $(call select,$(LANE_2))
 
-.PHONY: test
-test: course-refs $(GUEST_TOOLS)
+.PHONY: test test-locked
+# One make test at a time: two would share (and reset) the test trees.
+test:
+	@mkdir -p $(BUILD)
+	@flock -n -E 99 $(BUILD)/.test-lock $(MAKE) --no-print-directory test-locked; rc=$$?; \
+	[ $$rc -ne 99 ] || echo "test: another make test is running in this folder (lock: $(BUILD)/.test-lock)"; \
+	exit $$rc
+
+test-locked: course-refs $(GUEST_TOOLS)
 	@sh common/worktree.sh $(KSRC) $(TEST_TREE) base
 	@$(MAKE) --no-print-directory -s kernel initramfs $(TEST_VARS) LOGS=$(BUILD)/test/logs
-	@echo "test: $(words $(SELFTESTS) $(LABTESTS)) tests (logs: $(LOGS)/selftest/)"
-	@$(TEST_VARS) BZIMAGE=$(TEST_OBJ)/arch/x86/boot/bzImage INITRAMFS=$(BUILD)/test/initramfs.cpio \
+	@echo "test: $(words $(LANE_1) $(LANE_2)) tests in two lanes (logs: $(LOGS)/selftest/)"
+	@rm -f $(LOGS)/selftest/*.counts
+	@export $(TEST_VARS) BZIMAGE=$(TEST_OBJ)/arch/x86/boot/bzImage INITRAMFS=$(BUILD)/test/initramfs.cpio \
 		MAKE_VARS="$(TEST_VARS)" KCONFIG="$(COURSE_KCONFIG)" QEMU="$(QEMU)" LOGS=$(LOGS) \
-		TEST_TREE=$(TEST_TREE) TEST_OBJ=$(TEST_OBJ) GEN_TREE=$(GEN_TREE) \
-		$(GUEST_ENV) sh common/selftest.sh $(LOGS)/selftest $(SELFTESTS) $(LABTESTS)
+		TEST_TREE=$(TEST_TREE) TEST_OBJ=$(TEST_OBJ) GEN_TREE=$(GEN_TREE) $(GUEST_ENV); \
+	(export $(LANE_2_VARS); sh common/selftest.sh --lane 2 $(LOGS)/selftest $(LANE_2)) & \
+	sh common/selftest.sh --lane 1 $(LOGS)/selftest $(LANE_1); \
+	wait
+	@cat $(LOGS)/selftest/1.counts $(LOGS)/selftest/2.counts 2>/dev/null | \
+		awk '{ p += $$1; f += $$2 } END { printf "%d passed, %d failed\n", p, f; exit f > 0 }'

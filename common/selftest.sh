@@ -3,11 +3,18 @@
 # line in the script, default 120 s), with its output kept in a log.
 # Prints one line per test and ends with 'N passed, N failed'.
 #
-#   selftest.sh LOGDIR TEST.sh[@ARG]...
+#   selftest.sh [--lane NAME] LOGDIR TEST.sh[@ARG]...
 #
 # TEST.sh@ARG runs "sh TEST.sh ARG", named TEST-ARG (one script, many labs).
+# With --lane, several of these run at once (make test): the last line says
+# "lane NAME: ...", and LOGDIR/NAME.counts gets "PASSED FAILED".
 set -u
 
+lane=
+if [ "${1:-}" = --lane ]; then
+	lane=$2
+	shift 2
+fi
 logdir=$1
 shift
 mkdir -p "$logdir"
@@ -28,11 +35,16 @@ for item in "$@"; do
 		passed=$((passed + 1))
 	else
 		[ "$rc" -ne 124 ] || echo "timed out after ${limit:-120} s" >>"$log"
-		printf '  %-36s FAIL  %4d s\n' "$name" "$secs"
-		tail -n 12 "$log" | sed 's/^/      | /'
-		echo "      full log: $log"
+		# one write, so that another lane's lines do not cut into it
+		printf '  %-36s FAIL  %4d s\n%s\n      full log: %s\n' "$name" "$secs" \
+			"$(tail -n 12 "$log" | sed 's/^/      | /')" "$log"
 		failed=$((failed + 1))
 	fi
 done
-echo "$passed passed, $failed failed"
+if [ -n "$lane" ]; then
+	echo "$passed $failed" >"$logdir/$lane.counts"
+	echo "  lane $lane: $passed passed, $failed failed"
+else
+	echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]
