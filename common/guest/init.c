@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <sys/io.h>
 #include <sys/ioctl.h>
@@ -47,6 +48,16 @@ static void mount_fs(const char *type, const char *dir)
 
 static void __attribute__((noreturn)) power_off(int status)
 {
+	int fd = open(CONSOLE_TTY, O_RDWR | O_NOCTTY);
+
+	/*
+	 * What was written to the console must have left the UART before
+	 * QEMU exits: seen losing a program's last line on a loaded host.
+	 */
+	if (fd >= 0) {
+		tcdrain(fd);
+		close(fd);
+	}
 	sync();
 	if (ioperm(DEBUG_EXIT_PORT, 1, 1) == 0)
 		outb(status, DEBUG_EXIT_PORT);
