@@ -106,20 +106,26 @@ static inline int spawn(char *const argv[], pid_t *pid)
 	return out[0];
 }
 
-/* One line from @fd into @buf, waiting at most 10 s for each byte; 0 or -1. */
-static inline int read_line(int fd, char *buf, size_t size)
+/* One line from @fd into @buf, waiting at most @ms for each byte; 0 or -1. */
+static inline int read_line_within(int fd, char *buf, size_t size, int ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	size_t n = 0;
 
 	while (n < size - 1) {
-		if (poll(&pfd, 1, 10000) != 1 || read(fd, buf + n, 1) != 1)
+		if (poll(&pfd, 1, ms) != 1 || read(fd, buf + n, 1) != 1)
 			return -1;
 		if (buf[n++] == '\n')
 			break;
 	}
 	buf[n] = '\0';
 	return 0;
+}
+
+/* One line from @fd, waiting at most 10 s for each byte; 0 or -1. */
+static inline int read_line(int fd, char *buf, size_t size)
+{
+	return read_line_within(fd, buf, size, 10000);
 }
 
 /*
