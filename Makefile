@@ -22,3 +22,4 @@ GDB_PORT  ?= $(shell echo $$((10000 + $$(id -u) % 50000)))
 include common/lab.mk
 include common/common.mk
 include common/selftest.mk
+include common/bench.mk

@@ -22,6 +22,7 @@ help:
 	@echo "  make skels       regenerate each lab's skeleton from solutions/"
 	@echo "  make check       check-labN for every lab"
 	@echo "  make test        self-test of the whole course, ending 'N passed, N failed'"
+	@echo "  make bench       the labs' costs measured in one boot, and the course's speed: build/bench/out/bench.txt"
 	@echo "Steps (run for you by the targets above)"
 	@echo "  make deps        check the Debian packages, installing missing ones as root"
 	@echo "  make tree        extract linux-source into $(KSRC) as a git tree tagged 'base'"

@@ -15,10 +15,10 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # course refs: one at a time), the odd labs; lane 2, in trees of its own:
 # the even labs and the hand-in round trip, which one lab proves.
 LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution skeleton planted,common/labtest/$(t).sh@$(d)))
-LANE_1    := $(SELFTESTS) $(foreach d,$(LABS),common/labtest/skels.sh@$(d)) \
+LANE_1    := $(filter-out %-bench.sh,$(SELFTESTS)) $(foreach d,$(LABS),common/labtest/skels.sh@$(d)) \
 	$(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2'))
 LANE_2    := $(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2 == 0')) \
-	common/labtest/handin.sh@$(firstword $(LABS))
+	common/labtest/handin.sh@$(firstword $(LABS)) $(filter %-bench.sh,$(SELFTESTS))
 LANE_2_VARS := TEST_TREE=$(BUILD)/test2/linux TEST_OBJ=$(BUILD)/test2/obj GEN_TREE=$(BUILD)/gen2
 # make test T="lab01 lab04": only the tests whose names contain one of the
 # words (developers).
@@ -38,7 +38,7 @@ test-locked: course-refs $(GUEST_TOOLS)
 	@sh common/worktree.sh $(KSRC) $(TEST_TREE) base
 	@$(MAKE) --no-print-directory -s kernel initramfs $(TEST_VARS) LOGS=$(BUILD)/test/logs
 	@echo "test: $(words $(LANE_1) $(LANE_2)) tests in two lanes (logs: $(LOGS)/selftest/)"
-	@rm -f $(LOGS)/selftest/*.counts
+	@rm -f $(LOGS)/selftest/*.counts $(LOGS)/selftest/times.tsv
 	@export $(TEST_VARS) BZIMAGE=$(TEST_OBJ)/arch/x86/boot/bzImage INITRAMFS=$(BUILD)/test/initramfs.cpio \
 		MAKE_VARS="$(TEST_VARS)" KCONFIG="$(COURSE_KCONFIG)" QEMU="$(QEMU)" LOGS=$(LOGS) \
 		TEST_TREE=$(TEST_TREE) TEST_OBJ=$(TEST_OBJ) GEN_TREE=$(GEN_TREE) $(GUEST_ENV); \

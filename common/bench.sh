@@ -1,0 +1,94 @@
+#!/bin/sh
+# make bench: the labs' costs, measured in the guest, and the course's own
+# speed, as a table (and a chart) under OUT-DIR.
+#
+#   bench.sh full|short KERNEL-SOURCE-DIR TREE OUT-DIR REF FRAGMENT...
+#
+# Builds REF (the last lab's solution: every hook and module of the course)
+# in the worktree TREE (TREE/linux, TREE/obj) with the FRAGMENTs, boots it
+# and runs common/bench/bench.c in it.  "full" boots it a second time with
+# lsm=capability, for the LSM loops without chrootjail, and builds and
+# boots the tag 'base' (no course code; in TREE-base, with the first
+# FRAGMENT only) for the fork costs without the hook.  "short" measures
+# little, to prove the chain works (make test).  Environment: GEN_INIT_CPIO,
+# GUEST_INIT (built by make), QEMU (common/qemu.sh), LOGS (where make test
+# keeps its per-test times, for the table of the course's own speed).
+set -u
+
+mode=$1 ksrc=$2 tree=$3 out=$4 ref=$5
+shift 5
+here=$(cd "$(dirname "$0")" && pwd)
+case $mode in
+full) args="-r 7 -n 300 -s 10000 -l 2000" ;;
+short) args="-r 2 -n 20 -s 200 -l 100" ;;
+*) echo "bench: say full or short, not '$mode'" >&2; exit 2 ;;
+esac
+src=$tree/linux obj=$tree/obj
+mkdir -p "$out"
+rm -rf "$out/stage" "$out/mod"
+
+step() { echo "bench: $*"; }
+give_up() { echo "bench: $1" >&2; exit 1; }
+
+step "kernel: $ref, $(echo "$@" | wc -w) kconfig layers ($mode)"
+sh "$here/worktree.sh" "$ksrc" "$src" "$ref" || give_up "no worktree at $ref"
+sh "$here/kernel.sh" "$src" "$obj" "$out" "$@" || give_up "the kernel does not build (log: $out/kernel-build.log)"
+
+# One-file rebuild: the fork hook, the heart of labs 01-02.
+touch "$src/kernel/fork_hook.c"
+start=$(date +%s%N)
+sh "$here/build-kernel.sh" "$src" "$obj" "$out/rebuild.log" >/dev/null ||
+	give_up "the rebuild failed (log: $out/rebuild.log)"
+rebuild_ms=$((($(date +%s%N) - start) / 1000000))
+
+step "guest: bench, fork_tally.ko, the kernel's modules"
+mkdir -p "$out/stage/bench" "$out/mod"
+cat "$obj/modules.order" 2>/dev/null | while read -r ko; do
+	cp "$obj/$ko" "$out/stage/"
+done
+cp "$here/bench/Kbuild" "$here/bench/fork_tally.c" "$out/mod/"
+MAKEFLAGS='' make -C "$src" O="$(realpath "$obj")" M="$(realpath "$out/mod")" modules \
+	>"$out/modules.log" 2>&1 || give_up "fork_tally.ko does not build (log: $out/modules.log)"
+cp "$out/mod/fork_tally.ko" "$out/stage/bench/"
+gcc -O2 -Wall -static -pthread -o "$out/stage/bench/bench" "$here/bench/bench.c" \
+	>"$out/programs.log" 2>&1 || give_up "bench.c does not compile (log: $out/programs.log)"
+sh "$here/initramfs.sh" "$GEN_INIT_CPIO" "$GUEST_INIT" "$out/initramfs.cpio" "$out/stage" ||
+	give_up "the initramfs could not be packed"
+
+# Boot time: to the guest's exit after /bin/true, three times.
+boots=
+for i in 1 2 3; do
+	start=$(date +%s%N)
+	$QEMU --timeout 120 --log "$out/boot.log" "$obj/arch/x86/boot/bzImage" \
+		"$out/initramfs.cpio" -- /bin/true 2>>"$out/qemu.err" || give_up "the guest does not boot (log: $out/boot.log)"
+	boots="$boots $((($(date +%s%N) - start) / 1000000))"
+done
+
+step "guest: measuring ($args)"
+# shellcheck disable=SC2086
+$QEMU --timeout 3000 --log "$out/console.log" --results "$out/results.txt" \
+	"$obj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/bench/bench $args \
+	2>>"$out/qemu.err" || give_up "the bench run failed (log: $out/console.log)"
+if [ "$mode" = full ]; then
+	step "guest: again without chrootjail (lsm=capability), the LSM loops only"
+	# shellcheck disable=SC2086
+	APPEND=lsm=capability $QEMU --timeout 600 --log "$out/console-nolsm.log" \
+		--results "$out/results-nolsm.txt" "$obj/arch/x86/boot/bzImage" "$out/initramfs.cpio" \
+		-- /lab/bench/bench -L $args 2>>"$out/qemu.err" ||
+		give_up "the lsm=capability run failed (log: $out/console-nolsm.log)"
+	step "kernel: base, without the course's code"
+	sh "$here/worktree.sh" "$ksrc" "$tree-base/linux" base || give_up "no worktree at base"
+	sh "$here/kernel.sh" "$tree-base/linux" "$tree-base/obj" "$out/base" "$1" ||
+		give_up "the base kernel does not build (log: $out/base/kernel-build.log)"
+	step "guest: the fork costs on base"
+	# shellcheck disable=SC2086
+	$QEMU --timeout 600 --log "$out/console-base.log" --results "$out/results-base.txt" \
+		"$tree-base/obj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/bench/bench -B $args \
+		2>>"$out/qemu.err" || give_up "the base run failed (log: $out/console-base.log)"
+fi
+
+{
+	echo "rebuild_ms $rebuild_ms"
+	for b in $boots; do echo "boot_ms $b"; done
+} >"$out/host.txt"
+python3 "$here/bench.py" "$out" "${LOGS:-build/logs}" "$mode" || give_up "bench.py failed"

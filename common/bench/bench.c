@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench - the course's measurements, in one boot of the guest
+ *
+ *   bench [-L|-B] [-r ROUNDS] [-n TASKS] [-s STORM] [-l LOOP]
+ *
+ * Writes one "sample SECTION NAME VALUE" line per measurement to
+ * /dev/ttyS1 (the results line, as run-tests does), for common/bench.py:
+ *
+ *   forkcost CONFIG/MODE   ns per fork+exit+wait, vfork, or thread
+ *                          create+join; CONFIG is idle (no callback, the
+ *                          static key off), tally (fork_tally.ko: one
+ *                          counting callback), relay1 and relay4
+ *                          (relay_fork.ko and 1 or 4 draining listeners);
+ *                          -B: only this, as "base" (a kernel without the
+ *                          fork hook, booted apart)
+ *   storm KIND/delivered|lost|p50_us|p99_us
+ *                          STORM forks, each reported by relay_fork's RT
+ *                          signal, by a classic signal (SIGUSR1, sent by
+ *                          the forker: they merge), or by the proc
+ *                          connector; latency from fork() to receipt
+ *   lsm OP/WHERE           ns per open+close or chmod, unjailed and in a
+ *                          jail; "-nolsm" when chrootjail is not enabled
+ *                          (booted with lsm=capability).  -L: only these
+ *
+ * Configurations alternate within each round, in a rotating order, so
+ * that drift in a noisy machine spreads over all of them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#define RELAY_KO	"/lab/relay_fork.ko"
+#define TALLY_KO	"/lab/bench/fork_tally.ko"
+#define PROCESSES	"/sys/relayfork/processes"
+#define SIGNAL		"/sys/relayfork/signal"
+#define JAILFS		"/sys/kernel/security/chrootjail"
+#define MAX_STORM	20000
+
+static FILE *out;
+static int rounds = 5, tasks = 300, storm = 10000, loop = 2000, only_lsm, only_base;
+
+static void sample(const char *section, const char *name, double value)
+{
+	fprintf(out, "sample %s %s %.1f\n", section, name, value);
+	fflush(out);
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "bench: %s: %s\n", what, strerror(errno));
+	fprintf(out, "error %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int load(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -1;
+	err = syscall(SYS_finit_module, fd, "", 0);
+	close(fd);
+	return err;
+}
+
+static void unload(const char *name)
+{
+	syscall(SYS_delete_module, name, O_NONBLOCK);
+}
+
+/* --- task creation costs ------------------------------------------------ */
+
+static void *nothing(void *arg)
+{
+	return arg;
+}
+
+/* ns per task created the @mode way (0 fork, 1 vfork, 2 thread), over @n */
+static double create_cost(int mode, int n)
+{
+	long long start = now_ns();
+	pthread_t thread;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid;
+
+		if (mode == 2) {
+			if (pthread_create(&thread, NULL, nothing, NULL))
+				die("pthread_create");
+			pthread_join(thread, NULL);
+			continue;
+		}
+		pid = mode ? vfork() : fork();
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0)
+			die("fork");
+		waitpid(pid, NULL, 0);
+	}
+	return (double)(now_ns() - start) / n;
+}
+
+/* A relay listener: registers, drains its signal until SIGTERM. */
+static pid_t start_listener(int sig)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(ready))
+		die("pipe");
+	pid = fork();
+	if (pid == 0) {
+		char text[16];
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigaddset(&set, SIGTERM);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		snprintf(text, sizeof(text), "%d", getpid());
+		if (write_text(PROCESSES, text))
+			_exit(1);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		while (sigwaitinfo(&set, NULL) != SIGTERM)
+			;
+		_exit(0);
+	}
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1)
+		die("a relay listener");
+	close(ready[0]);
+	return pid;
+}
+
+static void stop(pid_t pid)
+{
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+}
+
+static const char *const configs[] = { "idle", "tally", "relay1", "relay4" };
+static const char *const modes[] = { "fork", "vfork", "thread" };
+
+static void forkcost(void)
+{
+	pid_t listeners[4];
+	int r, k, c, m, i, n;
+	char name[64];
+
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < (only_base ? 1 : 4); k++) {
+			c = (r + k) % (only_base ? 1 : 4);
+			n = 0;
+			if (c == 1 && load(TALLY_KO))
+				die(TALLY_KO);
+			if (c >= 2) {
+				if (load(RELAY_KO) || write_text(SIGNAL, "34"))
+					die(RELAY_KO);
+				n = c == 2 ? 1 : 4;
+				for (i = 0; i < n; i++)
+					listeners[i] = start_listener(34);
+			}
+			for (m = 0; m < 3; m++) {
+				snprintf(name, sizeof(name), "%s/%s",
+					 only_base ? "base" : configs[c], modes[m]);
+				sample("forkcost", name, create_cost(m, tasks));
+			}
+			for (i = 0; i < n; i++)
+				stop(listeners[i]);
+			unload(c == 1 ? "fork_tally" : "relay_fork");
+		}
+	}
+}
+
+/* --- event delivery in a storm ----------------------------------------- */
+
+/* Shared between the forker and a listener: who was forked when, heard when. */
+struct storm_log {
+	int forked, heard, overruns;
+	pid_t fork_pid[MAX_STORM];
+	long long fork_ns[MAX_STORM];
+	pid_t heard_pid[MAX_STORM];
+	long long heard_ns[MAX_STORM];
+};
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Delivered, lost, and the latency percentiles of a storm's log. */
+static void storm_report(const char *kind, struct storm_log *log)
+{
+	static long long lat[MAX_STORM];
+	int i, j, n = 0, from = 0;
+	char name[64];
+
+	for (i = 0; i < log->heard; i++) {
+		for (j = from; j < log->forked && log->fork_pid[j] != log->heard_pid[i]; j++)
+			;
+		if (j == log->forked)
+			continue;
+		from = j;	/* events come in fork order */
+		lat[n++] = log->heard_ns[i] - log->fork_ns[j];
+	}
+	snprintf(name, sizeof(name), "%s/delivered", kind);
+	sample("storm", name, log->heard);
+	snprintf(name, sizeof(name), "%s/lost", kind);
+	sample("storm", name, log->forked - log->heard);
+	if (!n)
+		return;
+	qsort(lat, n, sizeof(lat[0]), cmp_ll);
+	snprintf(name, sizeof(name), "%s/p50_us", kind);
+	sample("storm", name, lat[n / 2] / 1000.0);
+	snprintf(name, sizeof(name), "%s/p99_us", kind);
+	sample("storm", name, lat[n * 99 / 100] / 1000.0);
+}
+
+/* Fork @storm times, logging each child; @kick (if > 0) is signalled each time. */
+static void storm_forks(struct storm_log *log, pid_t kick)
+{
+	int i;
+
+	for (i = 0; i < storm; i++) {
+		long long t = now_ns();
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0)
+			die("fork");
+		log->fork_pid[i] = pid;
+		log->fork_ns[i] = t;
+		if (kick > 0)
+			kill(kick, SIGUSR1);
+		waitpid(pid, NULL, 0);
+	}
+	log->forked = storm;
+}
+
+static void heard(struct storm_log *log, pid_t pid)
+{
+	if (log->heard < MAX_STORM) {
+		log->heard_pid[log->heard] = pid;
+		log->heard_ns[log->heard++] = now_ns();
+	}
+}
+
+/* Hear relay signals (@sig) or SIGUSR1 until SIGTERM; log them. */
+static void signal_listener(struct storm_log *log, int sig, int ready)
+{
+	siginfo_t info;
+	sigset_t set;
+	char text[16];
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (sig != SIGUSR1) {
+		snprintf(text, sizeof(text), "%d", getpid());
+		if (write_text(PROCESSES, text))
+			_exit(1);
+	}
+	if (write(ready, "r", 1) != 1)
+		_exit(1);
+	for (;;) {
+		static const struct timespec zero;
+		int got = sigwaitinfo(&set, &info);
+
+		/*
+		 * SIGTERM, a lower number, is taken before the RT signals still
+		 * queued: the forker is done, so take those that are pending.
+		 */
+		if (got == SIGTERM) {
+			sigdelset(&set, SIGTERM);
+			while (sigtimedwait(&set, &info, &zero) == sig)
+				heard(log, sig == SIGUSR1 ? 0 : info.si_int);
+			break;
+		}
+		if (got == sig)
+			heard(log, sig == SIGUSR1 ? 0 : info.si_int);
+	}
+	_exit(0);
+}
+
+struct cn_request {
+	struct nlmsghdr nl;
+	struct cn_msg cn;
+	enum proc_cn_mcast_op op;
+} __attribute__((packed));
+
+/* Hear the proc connector's fork events of @forker until @stop_fd is readable. */
+static void connector_listener(struct storm_log *log, pid_t forker, int ready, int stop_fd)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
+	struct cn_request req = { 0 };
+	char buf[8192];
+	int fd = socket(AF_NETLINK, SOCK_DGRAM, NETLINK_CONNECTOR);
+
+	addr.nl_pid = getpid();
+	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
+		_exit(1);
+	req.nl.nlmsg_len = sizeof(req);
+	req.nl.nlmsg_type = NLMSG_DONE;
+	req.nl.nlmsg_pid = getpid();
+	req.cn.id.idx = CN_IDX_PROC;
+	req.cn.id.val = CN_VAL_PROC;
+	req.cn.len = sizeof(req.op);
+	req.op = PROC_CN_MCAST_LISTEN;
+	if (send(fd, &req, sizeof(req), 0) != sizeof(req) || write(ready, "r", 1) != 1)
+		_exit(1);
+	for (;;) {
+		struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop_fd, .events = POLLIN } };
+		struct nlmsghdr *nl = (struct nlmsghdr *)buf;
+		ssize_t len;
+
+		if (poll(p, 2, -1) < 0)
+			continue;
+		if (!(p[0].revents & POLLIN) && p[1].revents)
+			break;
+		len = recv(fd, buf, sizeof(buf), 0);
+		if (len < 0) {
+			if (errno == ENOBUFS)
+				log->overruns++;
+			continue;
+		}
+		for (; NLMSG_OK(nl, len); nl = NLMSG_NEXT(nl, len)) {
+			struct cn_msg *cn = NLMSG_DATA(nl);
+			struct proc_event *ev = (struct proc_event *)cn->data;
+
+			if (ev->what == PROC_EVENT_FORK && ev->event_data.fork.parent_tgid == forker)
+				heard(log, ev->event_data.fork.child_pid);
+		}
+	}
+	_exit(0);
+}
+
+static void storm_one(const char *kind)
+{
+	struct storm_log *log = mmap(NULL, sizeof(*log), PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int ready[2], stop_pipe[2];
+	pid_t listener, me = getpid();
+	char c;
+
+	if (log == MAP_FAILED || pipe(ready) || pipe(stop_pipe))
+		die("storm set-up");
+	memset(log, 0, sizeof(*log));
+	if (!strcmp(kind, "relay") && (load(RELAY_KO) || write_text(SIGNAL, "34")))
+		die(RELAY_KO);
+	listener = fork();
+	if (listener == 0) {
+		close(ready[0]);
+		close(stop_pipe[1]);
+		if (!strcmp(kind, "connector"))
+			connector_listener(log, me, ready[1], stop_pipe[0]);
+		signal_listener(log, strcmp(kind, "relay") ? SIGUSR1 : 34, ready[1]);
+	}
+	close(ready[1]);
+	close(stop_pipe[0]);
+	if (read(ready[0], &c, 1) != 1)
+		die("a storm listener");
+	storm_forks(log, strcmp(kind, "classic") ? 0 : listener);
+	close(stop_pipe[1]);
+	stop(listener);
+	if (!strcmp(kind, "relay"))
+		unload("relay_fork");
+	storm_report(kind, log);
+	munmap(log, sizeof(*log));
+}
+
+/* --- LSM cost ------------------------------------------------------------- */
+
+#define JAIL	"/bench-jail"
+
+/* ns per open+close, and per chmod, of "file" in the current directory */
+static void lsm_loops(const char *where)
+{
+	char name[64];
+	long long t;
+	int i, fd;
+
+	t = now_ns();
+	for (i = 0; i < loop; i++) {
+		fd = open("file", O_RDONLY);
+		if (fd < 0)
+			die("open file");
+		close(fd);
+	}
+	snprintf(name, sizeof(name), "open/%s", where);
+	sample("lsm", name, (double)(now_ns() - t) / loop);
+	t = now_ns();
+	for (i = 0; i < loop; i++)
+		if (chmod("file", i % 2 ? 0644 : 0600))
+			die("chmod file");
+	snprintf(name, sizeof(name), "chmod/%s", where);
+	sample("lsm", name, (double)(now_ns() - t) / loop);
+}
+
+/* The same loops on the same file, from outside and from inside a jail. */
+static void lsm(void)
+{
+	struct stat st;
+	int lsm_there = !stat(JAILFS, &st), r, k;
+
+	if ((mkdir(JAIL, 0755) && errno != EEXIST) || chdir(JAIL))
+		die(JAIL);
+	close(open("file", O_WRONLY | O_CREAT, 0644));
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < 2; k++) {
+			pid_t pid;
+
+			if ((r + k) % 2 == 0) {
+				lsm_loops(lsm_there ? "unjailed" : "unjailed-nolsm");
+				continue;
+			}
+			pid = fork();
+			if (pid == 0) {
+				if (chroot(JAIL) || chdir("/"))
+					die("chroot");
+				lsm_loops(lsm_there ? "jailed" : "jailed-nolsm");
+				_exit(0);
+			}
+			waitpid(pid, NULL, 0);
+		}
+	}
+	if (chdir("/"))
+		die("chdir /");
+}
+
+int main(int argc, char *argv[])
+{
+	int opt;
+
+	while ((opt = getopt(argc, argv, "r:n:s:l:LB")) != -1) {
+		switch (opt) {
+		case 'L': only_lsm = 1; break;
+		case 'B': only_base = 1; break;
+		case 'r': rounds = atoi(optarg); break;
+		case 'n': tasks = atoi(optarg); break;
+		case 's': storm = atoi(optarg); break;
+		case 'l': loop = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: bench [-L|-B] [-r ROUNDS] [-n TASKS] [-s STORM] [-l LOOP]\n");
+			return 2;
+		}
+	}
+	if (storm > MAX_STORM || rounds < 1 || tasks < 1 || loop < 1) {
+		fprintf(stderr, "bench: rounds, tasks, loop >= 1; storm <= %d\n", MAX_STORM);
+		return 2;
+	}
+	out = fopen("/dev/ttyS1", "w");
+	if (!out)
+		out = stdout;
+	fprintf(out, "# bench rounds=%d tasks=%d storm=%d loop=%d\n", rounds, tasks, storm, loop);
+	if (only_base) {
+		forkcost();
+		fprintf(out, "# done\n");
+		return 0;
+	}
+	if (!only_lsm) {
+		forkcost();
+		storm_one("relay");
+		storm_one("classic");
+		storm_one("connector");
+	}
+	lsm();
+	fprintf(out, "# done\n");
+	return 0;
+}

@@ -1,0 +1,22 @@
+# make bench, short: the bench kernel (every lab's solution) builds and
+# boots, the guest program measures every section, and bench.py makes the
+# table and the chart.  A relay storm of 200 forks loses nothing, and the
+# proc connector reports all 200 too.
+# timeout: 1200
+. common/testlib.sh
+last=$(ls -d lab[0-9][0-9]-* | tail -n 1)
+out=build/bench-short/out
+rm -rf "$out"
+# shellcheck disable=SC2046
+sh common/bench.sh short "$KSRC" build/bench-short "$out" "refs/course/$last/solution" \
+	common/kconfig/base.config common/kconfig/debug.config $(ls lab[0-9][0-9]-*/kconfig) ||
+	fail "bench.sh short failed"
+for config in idle tally relay1 relay4; do
+	expect_grep "^  $config +[0-9]+ \[" "$out/bench.txt"
+done
+expect_grep '^  relay +200 +0 +[0-9]+ +[0-9]+$' "$out/bench.txt"
+expect_grep '^  connector +200 +0 ' "$out/bench.txt"
+expect_grep '^  open +jailed +[0-9]+ \[.*x[0-9.]+$' "$out/bench.txt"
+expect_grep '^  chmod +jailed +[0-9]+ \[' "$out/bench.txt"
+expect_grep '^  boot to exit after /bin/true +[0-9.]+ s' "$out/bench.txt"
+[ -s "$out/forkcost.png" ] || fail "no chart: $out/forkcost.png"
