@@ -76,7 +76,7 @@ def storm_table(samples, lines):
 
 def lsm_table(samples, lines):
     lines.append("chrootjail, ns per call (median [min-max]; ratio to unjailed)")
-    for op in ("open", "chmod"):
+    for op in ("open", "chmod", "chroot"):
         base = samples.get(("lsm", f"{op}/unjailed"))
         for where in ("unjailed", "jailed", "unjailed-nolsm", "jailed-nolsm"):
             values = samples.get(("lsm", f"{op}/{where}"))
@@ -86,7 +86,9 @@ def lsm_table(samples, lines):
             ratio = f"x{med / statistics.median(base):4.2f}" if base else ""
             lines.append(f"  {op:<6} {where:<15} {med:9.0f} [{lo:.0f}-{hi:.0f}] {ratio}")
     lines.append("  -nolsm: the same kernel booted with lsm=capability (another boot: compare"
-                 " with care)")
+                 " with care);")
+    lines.append("  chroot: refused in a jail under chrootjail; an unjailed chroot jails the"
+                 " caller, so it has no loop")
 
 
 def project_table(out, logs, lines):

@@ -13,7 +13,9 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # two cores one lane's guest runs while the other's kernel builds or boots.
 # Lane 1: the foundation, every lab's skeleton check (skel.sh rewrites the
 # course refs: one at a time), the odd labs; lane 2, in trees of its own:
-# the even labs and the hand-in round trip, which one lab proves.
+# the even labs, the hand-in round trip, which one lab proves, and the
+# short bench.  The skeleton checks generate in build/test/gen, not in the
+# student's build/gen (a 'make lab3' meanwhile collided on its index).
 LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution skeleton planted,common/labtest/$(t).sh@$(d)))
 LANE_1    := $(filter-out %-bench.sh,$(SELFTESTS)) $(foreach d,$(LABS),common/labtest/skels.sh@$(d)) \
 	$(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2'))
@@ -41,7 +43,7 @@ test-locked: course-refs $(GUEST_TOOLS)
 	@rm -f $(LOGS)/selftest/*.counts $(LOGS)/selftest/times.tsv
 	@export $(TEST_VARS) BZIMAGE=$(TEST_OBJ)/arch/x86/boot/bzImage INITRAMFS=$(BUILD)/test/initramfs.cpio \
 		MAKE_VARS="$(TEST_VARS)" KCONFIG="$(COURSE_KCONFIG)" QEMU="$(QEMU)" LOGS=$(LOGS) \
-		TEST_TREE=$(TEST_TREE) TEST_OBJ=$(TEST_OBJ) GEN_TREE=$(GEN_TREE) $(GUEST_ENV); \
+		TEST_TREE=$(TEST_TREE) TEST_OBJ=$(TEST_OBJ) GEN_TREE=$(BUILD)/test/gen $(GUEST_ENV); \
 	(export $(LANE_2_VARS); sh common/selftest.sh --lane 2 $(LOGS)/selftest $(LANE_2)) & \
 	sh common/selftest.sh --lane 1 $(LOGS)/selftest $(LANE_1); \
 	wait

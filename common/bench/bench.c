@@ -19,7 +19,7 @@
  *                          signal, by a classic signal (SIGUSR1, sent by
  *                          the forker: they merge), or by the proc
  *                          connector; latency from fork() to receipt
- *   lsm OP/WHERE           ns per open+close or chmod, unjailed and in a
+ *   lsm OP/WHERE           ns per open+close, chmod or chroot, unjailed and in a
  *                          jail; "-nolsm" when chrootjail is not enabled
  *                          (booted with lsm=capability).  -L: only these
  *
@@ -417,8 +417,13 @@ static void storm_one(const char *kind)
 
 #define JAIL	"/bench-jail"
 
-/* ns per open+close, and per chmod, of "file" in the current directory */
-static void lsm_loops(const char *where)
+/*
+ * ns per open+close, and per chmod, of "file" in the current directory;
+ * and, in a jail, per chroot("."): refused under chrootjail, allowed
+ * without it.  (Unjailed, a first chroot jails the caller, or moves the
+ * bench itself: there is no loop to time.)
+ */
+static void lsm_loops(const char *where, int chroots)
 {
 	char name[64];
 	long long t;
@@ -439,6 +444,13 @@ static void lsm_loops(const char *where)
 			die("chmod file");
 	snprintf(name, sizeof(name), "chmod/%s", where);
 	sample("lsm", name, (double)(now_ns() - t) / loop);
+	if (!chroots)
+		return;
+	t = now_ns();
+	for (i = 0; i < loop; i++)
+		chroot(".");	/* refused in a jail under chrootjail: that is the cost */
+	snprintf(name, sizeof(name), "chroot/%s", where);
+	sample("lsm", name, (double)(now_ns() - t) / loop);
 }
 
 /* The same loops on the same file, from outside and from inside a jail. */
@@ -455,14 +467,14 @@ static void lsm(void)
 			pid_t pid;
 
 			if ((r + k) % 2 == 0) {
-				lsm_loops(lsm_there ? "unjailed" : "unjailed-nolsm");
+				lsm_loops(lsm_there ? "unjailed" : "unjailed-nolsm", 0);
 				continue;
 			}
 			pid = fork();
 			if (pid == 0) {
 				if (chroot(JAIL) || chdir("/"))
 					die("chroot");
-				lsm_loops(lsm_there ? "jailed" : "jailed-nolsm");
+				lsm_loops(lsm_there ? "jailed" : "jailed-nolsm", 1);
 				_exit(0);
 			}
 			waitpid(pid, NULL, 0);

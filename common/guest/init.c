@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
 #include <unistd.h>
 #include <sys/io.h>
 #include <sys/ioctl.h>
@@ -48,16 +47,22 @@ static void mount_fs(const char *type, const char *dir)
 
 static void __attribute__((noreturn)) power_off(int status)
 {
-	int fd = open(CONSOLE_TTY, O_RDWR | O_NOCTTY);
+	int fd = open(CONSOLE_TTY, O_RDWR | O_NOCTTY), queued, lsr, i;
 
 	/*
 	 * What was written to the console must have left the UART before
 	 * QEMU exits: seen losing a program's last line on a loaded host.
+	 * Not tcdrain(), which has no bound: a terminal that stops reading
+	 * would keep the machine from ever powering off.  Two seconds at most.
 	 */
-	if (fd >= 0) {
-		tcdrain(fd);
-		close(fd);
+	for (i = 0; fd >= 0 && i < 200; i++) {
+		if (ioctl(fd, TIOCOUTQ, &queued) || ioctl(fd, TIOCSERGETLSR, &lsr) ||
+		    (!queued && (lsr & TIOCSER_TEMT)))
+			break;
+		usleep(10000);
 	}
+	if (fd >= 0)
+		close(fd);
 	sync();
 	if (ioperm(DEBUG_EXIT_PORT, 1, 1) == 0)
 		outb(status, DEBUG_EXIT_PORT);

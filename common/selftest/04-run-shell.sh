@@ -5,7 +5,9 @@
 scratch
 
 session=kh-selftest-run-$$
-trap 'tmux kill-session -t "=$session" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+# on the way out, the screen: what the session showed when a wait gave up
+trap 'tmux capture-pane -p -J -S -60 -t "$session" 2>/dev/null | sed "s/^/screen| /";
+	tmux kill-session -t "=$session" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
 release=$(cat "$KOBJ/include/config/kernel.release")
 screen() { tmux capture-pane -p -J -S -200 -t "$session" >"$SCRATCH/screen"; cat "$SCRATCH/screen"; }
 shows() { screen | grep -q -a -E -- "$1"; }
