@@ -99,6 +99,10 @@ def project_table(out, logs, lines):
         for line in open(path):
             key, value = line.split()
             host[key].append(int(value))
+    for kind in ("cold", "incremental"):
+        if host[f"build_s_{kind}"]:
+            lines.append(f"  kernel build, {kind + ' (ccache as it was)' if kind == 'cold' else kind:<28}"
+                         f"{host[f'build_s_{kind}'][0]:6d} s")
     if host["rebuild_ms"]:
         lines.append(f"  one-file rebuild (kernel/fork_hook.c)  {host['rebuild_ms'][0] / 1000:6.1f} s")
     if host["boot_ms"]:

@@ -32,7 +32,11 @@ give_up() { echo "bench: $1" >&2; exit 1; }
 
 step "kernel: $ref, $(echo "$@" | wc -w) kconfig layers ($mode)"
 sh "$here/worktree.sh" "$ksrc" "$src" "$ref" || give_up "no worktree at $ref"
+build=incremental
+[ -f "$obj/vmlinux" ] || build=cold
+start=$(date +%s)
 sh "$here/kernel.sh" "$src" "$obj" "$out" "$@" || give_up "the kernel does not build (log: $out/kernel-build.log)"
+build_s=$(($(date +%s) - start))
 
 # One-file rebuild: the fork hook, the heart of labs 01-02.
 touch "$src/kernel/fork_hook.c"
@@ -88,6 +92,7 @@ if [ "$mode" = full ]; then
 fi
 
 {
+	echo "build_s_$build $build_s"
 	echo "rebuild_ms $rebuild_ms"
 	for b in $boots; do echo "boot_ms $b"; done
 } >"$out/host.txt"
