@@ -11,11 +11,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 
@@ -85,6 +87,45 @@ static inline int load_module(const char *path)
 static inline int unload_module(const char *name)
 {
 	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
+}
+
+/* Create one task (fork, vfork, thread), wait for it: its pid or tid, or -1. */
+static inline pid_t fork_and_reap(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0 && waitpid(pid, NULL, 0) != pid)
+		return -1;
+	return pid;
+}
+
+static inline pid_t vfork_and_reap(void)
+{
+	pid_t pid = vfork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0 && waitpid(pid, NULL, 0) != pid)
+		return -1;
+	return pid;
+}
+
+static inline void *thread_fn(void *arg)
+{
+	*(pid_t *)arg = gettid();
+	return NULL;
+}
+
+static inline pid_t thread_and_join(void)
+{
+	pthread_t thread;
+	pid_t tid = -1;
+
+	if (pthread_create(&thread, NULL, thread_fn, &tid) || pthread_join(thread, NULL))
+		return -1;
+	return tid;
 }
 
 /* Run @argv with its stdout on a pipe; the read end, or -1. */

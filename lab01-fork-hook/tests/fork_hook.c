@@ -47,23 +47,6 @@ FIXTURE_TEARDOWN(counter)
 #define COUNT_A	(read_long(COUNTER "count_a") - self->a0)
 #define COUNT_B	(read_long(COUNTER "count_b") - self->b0)
 
-static pid_t fork_and_reap(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0)
-		_exit(0);
-	if (pid > 0 && waitpid(pid, NULL, 0) != pid)
-		return -1;
-	return pid;
-}
-
-static void *thread_fn(void *arg)
-{
-	*(pid_t *)arg = gettid();
-	return NULL;
-}
-
 static pid_t clone3_and_reap(unsigned long long flags)
 {
 	struct clone_args args = { .flags = flags, .exit_signal = SIGCHLD };

@@ -156,44 +156,6 @@ static int finish_listener(struct listener *l, struct report *r)
 	return ok ? 0 : -1;
 }
 
-static pid_t fork_and_reap(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0)
-		_exit(0);
-	if (pid > 0 && waitpid(pid, NULL, 0) != pid)
-		return -1;
-	return pid;
-}
-
-static pid_t vfork_and_reap(void)
-{
-	pid_t pid = vfork();
-
-	if (pid == 0)
-		_exit(0);
-	if (pid > 0 && waitpid(pid, NULL, 0) != pid)
-		return -1;
-	return pid;
-}
-
-static void *thread_fn(void *arg)
-{
-	*(pid_t *)arg = gettid();
-	return NULL;
-}
-
-static pid_t thread_and_join(void)
-{
-	pthread_t thread;
-	pid_t tid = -1;
-
-	if (pthread_create(&thread, NULL, thread_fn, &tid) || pthread_join(thread, NULL))
-		return -1;
-	return tid;
-}
-
 /* Load the module afresh; 0 or -errno. */
 static int reload(void)
 {
