@@ -13,8 +13,9 @@ screen() { tmux capture-pane -p -J -S -200 -t "$session" >"$SCRATCH/screen"; cat
 shows() { screen | grep -q -a -E -- "$1"; }
 shows_line() { screen | grep -q -a -x -F -- "$1"; }
 
+# printf starts a line of its own: the shell may print a prompt after poweroff
 tmux new-session -d -s "$session" -x 160 -y 50 \
-	"make --no-print-directory -s run $MAKE_VARS LOGS=$SCRATCH; echo make-run-exit=\$?; sleep 60"
+	"make --no-print-directory -s run $MAKE_VARS LOGS=$SCRATCH; printf '\\nmake-run-exit=%s\\n' \$?; sleep 60"
 wait_for 120 shows 'root@lab:[^ ]*# $'
 # The reply must come from the guest: the shell computes the number.
 tmux send-keys -t "$session" 'echo "release=$(uname -r) sum=$((20 + 22))"' Enter
