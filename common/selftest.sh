@@ -38,9 +38,11 @@ for item in "$@"; do
 		passed=$((passed + 1))
 	else
 		[ "$rc" -ne 124 ] || echo "timed out after ${limit:-120} s" >>"$log"
-		# one write, so that another lane's lines do not cut into it
+		# one write, so that another lane's lines do not cut into it; kept
+		# in LOGDIR/failures too, for make test to repeat at the very end
+		# (where a CI log's tail shows it)
 		printf '  %-36s FAIL  %4d s\n%s\n      full log: %s\n' "$name" "$secs" \
-			"$(tail -n 12 "$log" | sed 's/^/      | /')" "$log"
+			"$(tail -n 12 "$log" | sed 's/^/      | /')" "$log" | tee -a "$logdir/failures"
 		failed=$((failed + 1))
 	fi
 done

@@ -1,6 +1,6 @@
 # A lab's committed skeleton.patch and skeleton/ are what common/skel.sh
 # makes from solutions/ today.
-# timeout: 120
+# timeout: 300
 . common/testlib.sh
 scratch
 lab=$1
