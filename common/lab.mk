@@ -50,7 +50,7 @@ check-lab$(2): course-refs $(GUEST_TOOLS)
 endif
 
 handin-lab$(2): | tree
-	@sh common/lab.sh handin $(KSRC) $(2) lab$(2)-start handin/lab$(2).patch
+	@sh common/lab.sh handin $(KSRC) $(2) lab$(2)-start handin/lab$(2).patch refs/course/$(1)/skeleton
 
 grade-lab$(2): course-refs $(GUEST_TOOLS)
 	@test -n "$(HANDINS)" || { echo "grade-lab$(2): say which folder: make grade-lab$(2) HANDINS=dir/"; exit 2; }
