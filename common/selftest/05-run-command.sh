@@ -1,6 +1,6 @@
 # The guest runs a command given on the host and its exit status reaches
 # the host; a program that is missing is a failure, not a success.
-# timeout: 120
+# timeout: 300
 . common/testlib.sh
 scratch
 
