@@ -78,7 +78,14 @@ static void on_shutdown_signal(int sig)
 	shutdown_requested = 1;
 }
 
-static pid_t spawn(char *const argv[])
+/*
+ * The shell gets a session with the console as its controlling tty, so
+ * Ctrl-C works.  A command does not: when a session leader exits, the
+ * kernel hangs up its (non-pty) controlling tty, and the serial driver's
+ * hangup throws away what is still queued for the UART, which on a loaded
+ * host was the command's last line.
+ */
+static pid_t spawn(char *const argv[], int controlling_tty)
 {
 	pid_t pid = fork();
 	int fd;
@@ -86,11 +93,11 @@ static pid_t spawn(char *const argv[])
 	if (pid != 0)
 		return pid;
 
-	/* A session with the console as controlling tty, so Ctrl-C works. */
 	setsid();
-	fd = open(CONSOLE_TTY, O_RDWR);
+	fd = open(CONSOLE_TTY, O_RDWR | (controlling_tty ? 0 : O_NOCTTY));
 	if (fd >= 0) {
-		ioctl(fd, TIOCSCTTY, 1);
+		if (controlling_tty)
+			ioctl(fd, TIOCSCTTY, 1);
 		dup2(fd, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
@@ -146,7 +153,7 @@ int main(int argc, char *argv[])
 	}
 	fflush(stdout);
 
-	child = spawn(cmd);
+	child = spawn(cmd, cmd == shell);
 	if (child < 0) {
 		perror("init: fork");
 		power_off(MAX_STATUS);

@@ -17,9 +17,10 @@ shows_line() { screen | grep -q -a -x -F -- "$1"; }
 tmux new-session -d -s "$session" -x 160 -y 50 \
 	"make --no-print-directory -s run $MAKE_VARS LOGS=$SCRATCH; printf '\\nmake-run-exit=%s\\n' \$?; sleep 60"
 wait_for 120 shows 'root@lab:[^ ]*# $'
-# The reply must come from the guest: the shell computes the number.
-tmux send-keys -t "$session" 'echo "release=$(uname -r) sum=$((20 + 22))"' Enter
-wait_for 30 shows_line "release=$release sum=42"
+# The reply must come from the guest: the shell computes the number.  The
+# shell has the console as its controlling tty (Ctrl-C works there).
+tmux send-keys -t "$session" 'echo "release=$(uname -r) sum=$((20 + 22)) ctty=$( (exec 3</dev/tty) && echo yes)"' Enter
+wait_for 30 shows_line "release=$release sum=42 ctty=yes"
 tmux send-keys -t "$session" 'poweroff' Enter
 wait_for 60 shows '^make-run-exit='
 screen | tail -n 20

@@ -17,3 +17,10 @@ expect_grep 'kernel-hooks lab: Linux' "$SCRATCH/c1"
 expect_rc 7 $QEMU --timeout 60 --log "$SCRATCH/c2" "$BZIMAGE" "$INITRAMFS" -- /bin/sh -c "exit 7"
 expect_rc 127 $QEMU --timeout 60 --log "$SCRATCH/c3" "$BZIMAGE" "$INITRAMFS" -- /no/such/program
 expect_grep 'init: cannot run /no/such/program' "$SCRATCH/c3"
+# A command has no controlling tty (exit 9 if it has one): when a session
+# leader exits, the kernel hangs up its tty, and the serial driver's hangup
+# drops what is still queued for the UART.  Its last line gets through.
+expect_rc 0 $QEMU --timeout 60 --log "$SCRATCH/c4" "$BZIMAGE" "$INITRAMFS" -- /bin/sh -c \
+	'if (exec 3</dev/tty) 2>/dev/null; then exit 9; fi; for i in $(seq 150); do echo line-$i-of-8-kB; done; echo the-last-line'
+expect_line 'line-150-of-8-kB' "$SCRATCH/c4"
+expect_line 'the-last-line' "$SCRATCH/c4"
