@@ -15,15 +15,22 @@ expect_rc() {
 	[ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want"
 }
 
+# FILE's last lines, for a failure message: the file may be a scratch one.
+file_tail() {
+	[ -f "$1" ] || { echo "($1 does not exist)"; return; }
+	echo "its last lines:"
+	tail -n 8 "$1" | tr -d '\r' | sed 's/^/  > /'
+}
+
 # expect_grep PATTERN FILE: fail unless FILE has a line matching PATTERN.
 expect_grep() {
-	grep -q -a -E -- "$1" "$2" || fail "no line matching '$1' in $2"
+	grep -q -a -E -- "$1" "$2" || fail "no line matching '$1' in $2; $(file_tail "$2")"
 }
 
 # expect_line TEXT FILE: fail unless FILE has a line that is exactly TEXT
 # (a serial console ends its lines with CR LF; the CR does not count).
 expect_line() {
-	tr -d '\r' <"$2" | grep -q -a -x -F -- "$1" || fail "no line '$1' in $2"
+	tr -d '\r' <"$2" | grep -q -a -x -F -- "$1" || fail "no line '$1' in $2; $(file_tail "$2")"
 }
 
 # wait_for SECONDS CMD...: poll CMD until it succeeds, or fail at the deadline.
