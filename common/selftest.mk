@@ -13,15 +13,16 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # two cores one lane's guest runs while the other's kernel builds or boots.
 # Lane 1: the foundation, every lab's skeleton check (skel.sh rewrites the
 # course refs: one at a time), the odd labs; lane 2, in trees of its own:
-# the even labs, the hand-in round trip, which one lab proves, and the
-# short bench.  The skeleton checks generate in build/test/gen, not in the
-# student's build/gen (a 'make lab3' meanwhile collided on its index).
+# the even labs, the short bench (on the last lab's kernel, just built), the
+# hand-in round trip, which one lab proves.  The skeleton checks generate in
+# build/test/gen, not in the student's build/gen (a 'make lab3' meanwhile
+# collided on its index).
 LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution skeleton planted,common/labtest/$(t).sh@$(d)))
 LANE_1    := $(filter-out %-bench.sh,$(SELFTESTS)) $(foreach d,$(LABS),common/labtest/skels.sh@$(d)) \
 	$(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2'))
 LANE_2    := $(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2 == 0')) \
-	common/labtest/handin.sh@$(firstword $(LABS)) $(filter %-bench.sh,$(SELFTESTS))
-LANE_2_VARS := TEST_TREE=$(BUILD)/test2/linux TEST_OBJ=$(BUILD)/test2/obj GEN_TREE=$(BUILD)/gen2
+	$(filter %-bench.sh,$(SELFTESTS)) common/labtest/handin.sh@$(firstword $(LABS))
+LANE_2_VARS := TEST_TREE=$(BUILD)/test2/linux TEST_OBJ=$(BUILD)/test2/obj
 # make test T="lab01 lab04": only the tests whose names contain one of the
 # words (developers).
 select     = $(if $(T),$(foreach x,$(1),$(if $(strip $(foreach t,$(T),$(findstring $(t),$(x)))),$(x))),$(1))
@@ -39,7 +40,7 @@ test:
 # Every worktree the lanes use is made here, one after the other: on a fresh
 # machine, three 1.5 GB checkouts at once beside a kernel build can take a
 # lane's first skeleton check past its timeout.
-TEST_WORKTREES := $(TEST_TREE) $(BUILD)/test2/linux $(BUILD)/test/gen $(BUILD)/gen2
+TEST_WORKTREES := $(TEST_TREE) $(BUILD)/test2/linux $(BUILD)/test/gen
 
 test-locked: course-refs $(GUEST_TOOLS)
 	@for t in $(TEST_WORKTREES); do sh common/worktree.sh $(KSRC) $$t base || exit 1; done

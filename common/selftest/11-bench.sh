@@ -1,14 +1,18 @@
 # make bench, short: the bench kernel (every lab's solution) builds and
 # boots, the guest program measures every section, and bench.py makes the
 # table and the chart.  A relay storm of 200 forks loses nothing, and the
-# proc connector reports all 200 too.
+# proc connector reports all 200 too.  It runs in the lane's test tree
+# (DIR/linux, DIR/obj), right after the last lab's tests: the same kernel
+# configuration, so only what those tests planted is rebuilt.
 # timeout: 1200
 . common/testlib.sh
 last=$(ls -d lab[0-9][0-9]-* | tail -n 1)
-out=build/bench-short/out
+tree=$(dirname "$TEST_TREE")
+[ "$TEST_OBJ" = "$tree/obj" ] || fail "TEST_OBJ=$TEST_OBJ is not beside TEST_TREE=$TEST_TREE"
+out=$LOGS/bench-short
 rm -rf "$out"
 # shellcheck disable=SC2046
-sh common/bench.sh short "$KSRC" build/bench-short "$out" "refs/course/$last/solution" \
+sh common/bench.sh short "$KSRC" "$tree" "$out" "refs/course/$last/solution" \
 	common/kconfig/base.config common/kconfig/debug.config $(ls lab[0-9][0-9]-*/kconfig) ||
 	fail "bench.sh short failed"
 for config in idle tally relay1 relay4; do
