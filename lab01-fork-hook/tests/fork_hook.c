@@ -11,8 +11,10 @@
 #include <pthread.h>
 #include <regex.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <linux/io_uring.h>
 #include <linux/sched.h>
 
 #define COUNTER	"/sys/kernel/debug/fork_counter/"
@@ -152,6 +154,106 @@ TEST_F(counter, parent_child_args)
 	ASSERT_EQ(0, pthread_create(&thread, NULL, thread_fn, &tid));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	expect_last(_metadata, getpid(), getpid(), tid, getpid());
+}
+
+/* What a thread that is not the main one creates, and what it reports. */
+struct made_by_thread {
+	pid_t tid;	/* the creating thread */
+	pid_t child;	/* what it made: a process, or a thread */
+};
+
+static void *fork_from_thread(void *arg)
+{
+	struct made_by_thread *r = arg;
+
+	r->tid = gettid();
+	r->child = fork_and_reap();
+	return NULL;
+}
+
+static void *thread_from_thread(void *arg)
+{
+	struct made_by_thread *r = arg;
+
+	r->tid = gettid();
+	r->child = thread_and_join();
+	return NULL;
+}
+
+/*
+ * The parent is the thread that called fork(), not the process's first
+ * thread: in the main thread the two are the same task, in any other
+ * they are not.
+ */
+TEST_F(counter, fork_from_thread)
+{
+	struct made_by_thread r = { 0 };
+	pthread_t thread;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, fork_from_thread, &r));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_LT(0, r.child);
+	ASSERT_NE(getpid(), r.tid);
+	EXPECT_EQ(2, COUNT_A);		/* the thread, then its fork */
+	expect_last(_metadata, r.tid, getpid(), r.child, r.child);
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, thread_from_thread, &r));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_LT(0, r.child);
+	EXPECT_EQ(4, COUNT_A);
+	expect_last(_metadata, r.tid, getpid(), r.child, getpid());
+}
+
+/* The number after "Threads:" in /proc/self/status, or -1. */
+static int thread_count(void)
+{
+	char buf[4096], *line;
+
+	if (read_file("/proc/self/status", buf, sizeof(buf)) <= 0)
+		return -1;
+	line = strstr(buf, "\nThreads:");
+	return line ? atoi(line + strlen("\nThreads:")) : -1;
+}
+
+/*
+ * An io_uring request forced to run asynchronously starts an io-wq worker:
+ * a thread of this process that copy_process() makes without going through
+ * kernel_clone().  The hook promises kernel_clone()'s tasks, not those.
+ */
+TEST_F(counter, io_worker_not_counted)
+{
+	struct io_uring_params p = { 0 };
+	struct io_uring_sqe *sqe;
+	unsigned int *tail;
+	int ring, threads;
+	size_t sq_len;
+	char *sq;
+
+	threads = thread_count();
+	ASSERT_EQ(1, threads);
+	ring = syscall(SYS_io_uring_setup, 4, &p);
+	ASSERT_LE(0, ring) TH_LOG("io_uring_setup: %s (is CONFIG_IO_URING on?)", strerror(errno));
+	sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring, IORING_OFF_SQ_RING);
+	ASSERT_NE(MAP_FAILED, sq);
+	sqe = mmap(NULL, p.sq_entries * sizeof(*sqe), PROT_READ | PROT_WRITE, MAP_SHARED,
+		   ring, IORING_OFF_SQES);
+	ASSERT_NE(MAP_FAILED, sqe);
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_NOP;
+	sqe->flags = IOSQE_ASYNC;	/* to an io-wq worker, not inline */
+	tail = (unsigned int *)(sq + p.sq_off.tail);
+	((unsigned int *)(sq + p.sq_off.array))[*tail & *(unsigned int *)(sq + p.sq_off.ring_mask)] = 0;
+	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(1, syscall(SYS_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0));
+
+	/* the worker idles for seconds after its request: it is still here */
+	EXPECT_LT(threads, thread_count()) TH_LOG("no io-wq worker was started");
+	EXPECT_EQ(0, COUNT_A);
+	munmap(sqe, p.sq_entries * sizeof(*sqe));
+	munmap(sq, sq_len);
+	close(ring);
 }
 
 TEST_F(counter, two_callbacks)
