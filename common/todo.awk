@@ -5,7 +5,8 @@
 #
 # A marker is a comment line "TODO n: hint" (/* */, // or #).  It marks the
 # lines after it up to the first blank line or the first line indented less
-# than the marker; "TODO n/m: hint" marks exactly the next m lines.
+# than the marker; "TODO n/m: hint" marks exactly the next m lines, and
+# reads "TODO n: hint" in the skeleton.
 # A line "/* stub: CODE */" ends a region; it is CODE in the skeleton and
 # gone from the solution: what a function returns until it is written.
 function width(s,	i, c, w) {
@@ -45,12 +46,17 @@ marking {
 /^[ \t]*(\/\*|\/\/|#)[ \t]*TODO [0-9]+(\/[0-9]+)?:/ {
 	if (mode == "solution")
 		next
-	print
 	marking = 1
 	depth = width($0)
 	count = 0
-	if (match($0, /TODO [0-9]+\/[0-9]+:/))
-		count = substr($0, RSTART + index(substr($0, RSTART), "/"), RLENGTH) + 0
+	line = $0
+	# the student reads "TODO n:"; the line count is the generator's
+	if (match($0, /TODO [0-9]+\/[0-9]+:/)) {
+		slash = RSTART + index(substr($0, RSTART), "/") - 1
+		count = substr($0, slash + 1) + 0
+		line = substr($0, 1, slash - 1) substr($0, RSTART + RLENGTH - 1)
+	}
+	print line
 	next
 }
 { print }

@@ -16,4 +16,6 @@ cmp "$SCRATCH/$lab/skeleton.patch" "$lab/skeleton.patch" ||
 	fail "$lab/skeleton.patch is stale: run 'make skels' and commit the result"
 diff -r "$SCRATCH/$lab/skeleton" "$lab/skeleton" ||
 	fail "$lab/skeleton/ is stale: run 'make skels' and commit the result"
-grep -c 'TODO [0-9]' "$lab/skeleton.patch"
+grep -c "TODO [0-9]" "$lab/skeleton.patch"
+# what a student reads is "TODO n: hint"; "n/m" is todo.awk's line count
+! grep -n 'TODO [0-9]*/[0-9]' "$lab/skeleton.patch" || fail "a marker's line count reached $lab's skeleton"

@@ -25,7 +25,9 @@ DEFINE_STATIC_KEY_FALSE(fork_hook_active);
  *
  * From the return of this function on, @hook->func is called once for
  * each successful fork, vfork, clone and clone3, threads and kernel
- * threads included.  A hook may be registered once at a time.
+ * threads included, with the calling thread as @parent.  Idle threads and
+ * io_uring workers are not seen: they do not go through kernel_clone().
+ * A hook may be registered once at a time.
  *
  * Context: process context; takes a mutex and may patch kernel text.
  * Return: 0, or -EINVAL if @hook->func is NULL.
@@ -60,5 +62,5 @@ EXPORT_SYMBOL_GPL(fork_hook_unregister);
 /* Called by fork_hook_run() from kernel_clone() when a hook is registered. */
 void __fork_hook_run(struct task_struct *parent, struct task_struct *child)
 {
-	/* TODO 3/6: call every registered hook, safely against concurrent removal */
+	/* TODO 3: call every registered hook, safely against concurrent removal */
 }

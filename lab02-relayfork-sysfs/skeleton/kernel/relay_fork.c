@@ -10,7 +10,9 @@
  * Documentation/ABI/testing/sysfs-relayfork.
  *
  * Listeners are held by struct pid, not by number, so a pid number reused
- * after a listener exits never receives its signals.  The fork path walks
+ * after a listener exits never receives its signals.  The signal goes to
+ * the process (PIDTYPE_TGID), not to its first thread, so any of its
+ * threads may wait for it, and it still arrives once that thread exited.  The fork path walks
  * the list under RCU (the fork hook calls it inside rcu_read_lock()); the
  * sysfs handlers change it under a mutex and free entries after a grace
  * period.
@@ -44,30 +46,30 @@ static struct kobject *relayfork_kobj;
  */
 static int relayfork_parse(const char *buf, int *nr)
 {
-	/* TODO 1/8: digits and an optional newline only; 0 is invalid, overflow -ERANGE */
+	/* TODO 1: digits and an optional newline only; 0 is invalid, overflow -ERANGE */
 	return -EINVAL;
 }
 
-/* TODO 2/61: the listener list, held by struct pid; helpers to unlink, prune, find, clear */
+/* TODO 2: the listener list, held by struct pid; helpers to unlink, prune, find, clear */
 
 /* Register the process @nr: 0, -ESRCH, -EEXIST, -ENOSPC or -ENOMEM. */
 static int relayfork_add(pid_t nr)
 {
-	/* TODO 3/33: hold a struct pid reference of a live process, not its number */
+	/* TODO 3: hold a struct pid reference of a live process, not its number */
 	return -ENOSYS;
 }
 
 /* Unregister the process @nr: 0 or -ENOENT. */
 static int relayfork_remove(pid_t nr)
 {
-	/* TODO 4/10: forks may be walking the list: unlink, free after a grace period */
+	/* TODO 4: forks may be walking the list: unlink, free after a grace period */
 	return -ENOSYS;
 }
 
 static ssize_t processes_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
-	/* TODO 5/16: the live listeners as the reader's namespace numbers them, one line */
+	/* TODO 5: the live listeners as the reader's namespace numbers them, one line */
 	return sysfs_emit(buf, "\n");
 }
 
@@ -95,7 +97,7 @@ static ssize_t signal_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t signal_store(struct kobject *kobj, struct kobj_attribute *attr,
 			    const char *buf, size_t count)
 {
-	/* TODO 6/7: any real-time signal, bounds included; anything else -EINVAL */
+	/* TODO 6: any real-time signal, bounds included; anything else -EINVAL */
 	return -ENOSYS;
 }
 
@@ -105,7 +107,7 @@ static ssize_t signal_store(struct kobject *kobj, struct kobj_attribute *attr,
  */
 static void relayfork_fork(struct task_struct *parent, struct task_struct *child)
 {
-	/* TODO 7/24: signal each live listener; pids as its own namespace sees them */
+	/* TODO 7: signal each live listener's process; pids as its namespace sees them */
 }
 
 static struct fork_hook relayfork_hook = {
@@ -126,6 +128,18 @@ static const struct attribute_group relayfork_group = {
 	.attrs = relayfork_attrs,
 };
 
+/*
+ * Remove /sys/relayfork now, waiting for the show and store calls in
+ * progress, then drop our reference.  kobject_put() alone removes the files
+ * only when the last reference goes, which may be later (a reader holding
+ * one; CONFIG_DEBUG_KOBJECT_RELEASE delays it on purpose): files whose
+ * handlers are this module's code must be gone before the code is.
+ */
+static void relayfork_remove_files(void)
+{
+	/* TODO 9: the files go now, whoever still holds the kobject; then our reference */
+}
+
 static int __init relayfork_init(void)
 {
 	int err;
@@ -137,15 +151,15 @@ static int __init relayfork_init(void)
 	if (!err)
 		err = fork_hook_register(&relayfork_hook);
 	if (err)
-		kobject_put(relayfork_kobj);
+		relayfork_remove_files();
 	return err;
 }
 
 static void __exit relayfork_exit(void)
 {
-	kobject_put(relayfork_kobj);
+	relayfork_remove_files();
 	fork_hook_unregister(&relayfork_hook);
-	/* TODO 8/2: no fork sees the list now: empty it, and wait for the frees queued */
+	/* TODO 8: no fork sees the list now: empty it, and wait for the frees queued */
 }
 
 module_init(relayfork_init);

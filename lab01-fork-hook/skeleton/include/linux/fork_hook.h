@@ -4,11 +4,17 @@
  *
  * A fork hook is called once for each successful fork(), vfork(), clone()
  * and clone3(), threads included, and for kernel threads made through
- * kernel_clone(), with the forking task and the new one.  It runs in the
- * forking task's context, after the child is fully set up and has its pid
- * but before it first runs, inside an RCU read-side critical section: it
- * must not sleep, and may not keep a pointer to either task beyond its
- * return without taking a reference.
+ * kernel_clone() (kernel_thread(), user_mode_thread()), with the forking
+ * task (the thread that called, not its group leader) and the new one.  It
+ * runs in the forking task's context, after the child is fully set up and
+ * has its pid but before it first runs, inside an RCU read-side critical
+ * section: it must not sleep, and may not keep a pointer to either task
+ * beyond its return without taking a reference.
+ *
+ * Tasks that copy_process() makes without kernel_clone() are not seen:
+ * idle threads (fork_idle(), at boot and CPU hotplug) and io_uring workers
+ * (create_io_thread()).  The proc connector, which copy_process() calls
+ * itself, does report io_uring workers.
  */
 #ifndef _LINUX_FORK_HOOK_H
 #define _LINUX_FORK_HOOK_H

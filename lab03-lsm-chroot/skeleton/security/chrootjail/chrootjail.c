@@ -113,34 +113,34 @@ static int jail_deny(enum jail_rule rule)
 {
 	if (!READ_ONCE(enforcing))
 		return 0;
-	/* TODO 1/4: count the denial; log it with the task's pid and comm, ratelimited */
+	/* TODO 1: count the denial; log it with the task's pid and comm, ratelimited */
 	return -EPERM;
 }
 
 /* Refuse @rule's operation to a jailed task; others are not concerned. */
 static int deny_if_jailed(enum jail_rule rule)
 {
-	/* TODO 2/2: the jailed only */
+	/* TODO 2: the jailed only */
 	return 0;
 }
 
-/* TODO 3/7: the work that ends a jail: put its root, free it */
+/* TODO 3: the work that ends a jail: put its root, free it */
 
 static void jail_task_free(struct task_struct *task)
 {
-	/* TODO 4/8: a jail ends with its last task; path_put() may sleep, this may not */
+	/* TODO 4: a jail ends with its last task; path_put() may sleep, this may not */
 }
 
 static int jail_task_alloc(struct task_struct *task, unsigned long clone_flags)
 {
-	/* TODO 5/5: the new task is in its parent's jail, if any */
+	/* TODO 5: the new task is in its parent's jail, if any */
 	return 0;
 }
 
 /* Called after the CAP_SYS_CHROOT check; set_fs_root() follows, and cannot fail. */
 static int jail_path_chroot(const struct path *path)
 {
-	/* TODO 6/17: refuse a second chroot; else jail the task at @path; kernel threads: never */
+	/* TODO 6: refuse a second chroot; else jail the task at @path; kernel threads: never */
 	return 0;
 }
 
@@ -151,14 +151,14 @@ static int jail_path_chroot(const struct path *path)
  */
 static int jail_inode_permission(struct inode *inode, int mask)
 {
-	/* TODO 7/13: no way in to a directory of the jail's filesystem outside its root */
+	/* TODO 7: no way in to a directory of the jail's filesystem outside its root */
 	return 0;
 }
 
 /* Every open has a path: here mounts can be followed. */
 static int jail_file_open(struct file *file)
 {
-	/* TODO 8/4: only what lies under the jail's root, across mounts */
+	/* TODO 8: only what lies under the jail's root, across mounts */
 	return 0;
 }
 
@@ -196,7 +196,7 @@ static int jail_path_mknod(const struct path *dir, struct dentry *dentry,
 /* Whether a task in @jail may reach @target: only in the same jail. */
 static bool jail_reaches(const struct jail *jail, const struct task_struct *target)
 {
-	/* TODO 9/3: one jail is one root: two chroots into a directory make one jail */
+	/* TODO 9: one jail is one root: two chroots into a directory make one jail */
 	return true;
 }
 
@@ -214,7 +214,7 @@ static int jail_ptrace_access_check(struct task_struct *child, unsigned int mode
 static int jail_task_kill(struct task_struct *p, struct kernel_siginfo *info,
 			  int sig, const struct cred *cred)
 {
-	/* TODO 10/7: a jailed sender signals its own jail only; @cred set: not current sending */
+	/* TODO 10: a jailed sender signals its own jail only; @cred set: not current sending */
 	return 0;
 }
 
@@ -245,7 +245,7 @@ static ssize_t enforce_read(struct file *file, char __user *buf, size_t count,
 static ssize_t enforce_write(struct file *file, const char __user *buf,
 			     size_t count, loff_t *ppos)
 {
-	/* TODO 11/8: CAP_MAC_ADMIN and not jailed, else -EPERM; bad input -EINVAL, no change */
+	/* TODO 11: CAP_MAC_ADMIN and not jailed, else -EPERM; bad input -EINVAL, no change */
 	return -EPERM;
 }
 

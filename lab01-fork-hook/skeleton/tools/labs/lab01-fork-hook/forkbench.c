@@ -56,7 +56,7 @@ static int create_one(enum mode mode)
 		errno = err;
 		return err ? -1 : 0;
 	case CLONE3: {
-		/* TODO 1/5: create a child with the clone3() system call; glibc has no wrapper */
+		/* TODO 1: create a child with the clone3() system call; glibc has no wrapper */
 		break;
 	}
 	default:

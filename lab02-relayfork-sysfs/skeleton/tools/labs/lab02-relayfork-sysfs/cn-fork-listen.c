@@ -37,7 +37,7 @@ static void die(const char *what)
 /* Ask the proc connector (CN_IDX_PROC/CN_VAL_PROC) to start multicasting. */
 static void start_events(int fd)
 {
-	/* TODO 1/12: send it one PROC_CN_MCAST_LISTEN in a netlink message */
+	/* TODO 1: send it one PROC_CN_MCAST_LISTEN in a netlink message */
 }
 
 /* A socket on the proc connector's multicast group, events flowing. */
@@ -62,7 +62,7 @@ static int subscribe(void)
 /* Print @nl if it is a fork event; 1 if it was. */
 static int print_fork(struct nlmsghdr *nl)
 {
-	/* TODO 2/9: the event is in the connector message's data; the parent process, the new task */
+	/* TODO 2: the event is in the connector message's data; the parent process, the new task */
 	return 0;
 }
 

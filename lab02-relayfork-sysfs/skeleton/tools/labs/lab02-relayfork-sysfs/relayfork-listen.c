@@ -64,13 +64,13 @@ static void die(const char *what, int err)
  */
 static int choose_signal(int wanted)
 {
-	/* TODO 1/17: glibc keeps 32 and 33 (its SIGRTMIN is 34 or more): never use those */
+	/* TODO 1: glibc keeps 32 and 33 (its SIGRTMIN is 34 or more): never use those */
 	return wanted ? wanted : read_number(SIGNAL);
 }
 
 static void listen_forks(int sig, long count)
 {
-	/* TODO 2/18: block the signals, then register; wait with sigwaitinfo() */
+	/* TODO 2: block the signals, then register; wait with sigwaitinfo() */
 	write_number(PROCESSES, "-", getpid());
 }
 
@@ -106,7 +106,7 @@ static void storm(int sig, long forks)
 	}
 	write_number(PROCESSES, "-", getpid());
 
-	/* TODO 3/12: take what is pending without waiting; count our own forks only */
+	/* TODO 3: take what is pending without waiting; count our own forks only */
 
 	printf("forks=%ld relay=%ld (lost %ld) sigusr1=%ld (lost %ld)\n",
 	       forks, relayed, forks - relayed, usr1, forks - usr1);
