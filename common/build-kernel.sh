@@ -1,7 +1,9 @@
 #!/bin/sh
 # Build a configured kernel object folder (bzImage, modules, vmlinux-gdb.py).
 # The full kbuild output goes to a log; the terminal gets a progress line
-# per hundred compiled files, and the errors with the log's path on failure.
+# per hundred compiled files (with the share done and an ETA once an earlier
+# build in OBJECT-DIR told how many files a full one compiles), and the
+# errors with the log's path on failure.
 #
 #   build-kernel.sh KERNEL-SOURCE-DIR OBJECT-DIR LOG [MAKE-TARGET...]
 set -eu
@@ -20,6 +22,8 @@ if command -v ccache >/dev/null 2>&1; then
 	export CCACHE_BASEDIR CCACHE_NOHASHDIR
 fi
 start=$(date +%s)
+# the most files one build of this folder compiled: a cold build's count
+total=$(cat "$kobj/.build-files" 2>/dev/null || echo 0)
 
 progress() {
 	n=0
@@ -27,11 +31,18 @@ progress() {
 		case $line in
 		"  CC "*)
 			n=$((n + 1))
-			[ $((n % 100)) -ne 0 ] ||
-				echo "kernel: $n files compiled, $(($(date +%s) - start)) s"
+			[ $((n % 100)) -eq 0 ] || continue
+			t=$(($(date +%s) - start))
+			if [ "$total" -gt "$n" ]; then
+				eta=$((t * (total - n) / n))
+				echo "kernel: $n of ~$total files compiled ($((100 * n / total))%), $t s, about $((eta / 60)) min $((eta % 60)) s to go"
+			else
+				echo "kernel: $n files compiled, $t s"
+			fi
 			;;
 		esac
 	done
+	[ "$n" -le "$total" ] || echo "$n" >"$kobj/.build-files"
 }
 
 # MAKEFLAGS is cleared so that a "make -s" above us does not hide the CC lines.
