@@ -20,6 +20,7 @@ help:
 	@echo "  make check-labN HANDIN=file.patch   grade one hand-in on a separate worktree"
 	@echo "  make grade-labN HANDINS=dir/        grade every dir/*.patch into a CSV"
 	@echo "  make skels       regenerate each lab's skeleton from solutions/"
+	@echo "  make kill-matrix write each lab README's kill matrix from the last make test's planted runs"
 	@echo "  make check       check-labN for every lab"
 	@echo "  make test        self-test of the whole course, ending 'N passed, N failed'"
 	@echo "  make bench       the labs' costs measured in one boot, and the course's speed: build/bench/out/bench.txt"

@@ -14,7 +14,13 @@ GUEST_ENV    = GEN_INIT_CPIO=$(BUILD)/tools/gen_init_cpio GUEST_INIT=$(BUILD)/gu
 CURRENT_LAB := $(shell git -C $(KSRC) describe --tags --abbrev=0 --match 'lab*-start' 2>/dev/null | \
 	sed -n 's/^lab\([0-9]*\)-start$$/\1/p')
 
-.PHONY: skels course-refs check
+.PHONY: skels course-refs check kill-matrix
+# Each lab README's kill matrix (planted bug x graded test), from the
+# planted runs of the last make test (build/logs/labtest).
+kill-matrix:
+	@for d in $(LABS); do python3 common/kill_matrix.py write $$d $(LOGS)/labtest || exit 1; done
+	@echo "kill-matrix: written into $(addsuffix /README.md,$(LABS)) from $(LOGS)/labtest"
+
 # Regenerate every lab's skeleton.patch and skeleton/ from solutions/.
 skels: | tree
 	@sh common/skel.sh $(KSRC) $(GEN_TREE) . $(LABS)

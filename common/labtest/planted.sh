@@ -3,7 +3,8 @@
 # or on some planted bug: a test that cannot fail grades nothing.  A planted
 # bug runs only its Expect-fail tests plus those its "Run:" line names (a
 # bug caught by the health test needs some test to trigger it; kmemleak
-# scans only when kernel-health is expected to fail).
+# scans only when kernel-health is expected to fail).  The lab's README
+# shows the kill matrix these runs measure (common/kill_matrix.py).
 # timeout: 1800
 . common/testlib.sh
 scratch
@@ -28,3 +29,5 @@ done
 for t in $(awk '!/^#/ && NF && $1 != "health" { print $2 }' "$lab/tests.conf") kernel-health; do
 	grep -qx -- "$t" "$SCRATCH/failed" || fail "$t passes on the skeleton and on every planted bug"
 done
+python3 common/kill_matrix.py check "$lab" "$LOGS/labtest" ||
+	fail "the kill matrix in $lab/README.md is not the one measured"
