@@ -16,11 +16,22 @@ kmake() { make -C "$ksrc" O="$(realpath "$kobj")" ARCH=x86_64 "$@"; }
 	kmake olddefconfig
 } >"$log" 2>&1 || { tail -n 20 "$log" >&2; echo "kconfig: failed; log: $log" >&2; exit 1; }
 
+# A later layer may undo an earlier one's line: the last word on a symbol counts.
 dropped=$(awk '
-	FNR == 1 { frag = FILENAME }
 	FILENAME == cfg { have[$0] = 1; if (/^CONFIG_/) { split($0, kv, "="); set[kv[1]] = 1 }; next }
-	/^CONFIG_[A-Za-z0-9_]+=/ { if (!($0 in have)) printf "  %s  (%s)\n", $0, frag; next }
-	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { if ($2 in set) printf "  %s  (%s)\n", $0, frag }
+	/^CONFIG_[A-Za-z0-9_]+=/ { split($0, kv, "="); sym = kv[1] }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { sym = $2 }
+	/^CONFIG_[A-Za-z0-9_]+=/ || /^# CONFIG_[A-Za-z0-9_]+ is not set/ {
+		if (!(sym in want)) order[++n] = sym
+		want[sym] = $0; from[sym] = FILENAME
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			sym = order[i]; line = want[sym]
+			if (line ~ /^CONFIG_/ ? !(line in have) : (sym in set))
+				printf "  %s  (%s)\n", line, from[sym]
+		}
+	}
 ' cfg="$kobj/.config" "$kobj/.config" "$@")
 if [ -n "$dropped" ]; then
 	echo "kconfig: these options were asked for but are not in $kobj/.config" >&2
