@@ -8,7 +8,9 @@
 # KERNEL_BUILT=1 skips the kernel build, STAGE_ONLY=1 stops once OUT-DIR/stage
 # holds what /lab needs (make run uses that); ONLY_TESTS="TEST..." runs just
 # those tests, and the health test if it is one of them, "kernel-health"
-# (make test uses that for planted bugs: kmemleak's scans take 20 s).
+# (make test uses that for planted bugs: kmemleak's scans take 20 s);
+# CHECK_T="WORD..." (make check-labN T=...) does the same with short names: a
+# test whose name is WORD or ends in ".WORD", "health" for kernel-health.
 # OUT-DIR receives the logs, console.log, results.tap, the failing tests'
 # output and summary.tsv ("score max failed-tests health").
 # Exit status 0 only at full score.
@@ -20,6 +22,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 lab=$(basename "$labdir")
 conf=$labdir/tests.conf
 mkdir -p "$out"
+graded=$(awk '!/^#/ && NF' "$conf" | wc -l)
+if [ -n "${CHECK_T:-}" ]; then
+	ONLY_TESTS=
+	for w in $CHECK_T; do
+		[ "$w" != health ] || w=kernel-health
+		found=$(awk -v w="$w" '!/^#/ && NF { n = $1 == "health" ? "kernel-health" : $2
+			if (n == w || substr(n, length(n) - length(w)) == "." w) print n }' "$conf")
+		[ -n "$found" ] || {
+			echo "check: no test '$w' in $conf; its tests are:" $(awk '!/^#/ && NF && $1 != "health" { sub(/^[^.]*\./, "", $2); print $2 }' "$conf") health >&2
+			exit 2
+		}
+		ONLY_TESTS="$ONLY_TESTS $found"
+	done
+fi
 if [ -n "${ONLY_TESTS:-}" ]; then
 	awk -v only=" $ONLY_TESTS " '/^#/ || !NF || index(only, " " ($1 == "health" ? "kernel-health" : $2) " ")' \
 		"$conf" >"$out/tests.conf"
@@ -83,4 +99,4 @@ sh "$here/qemu.sh" --timeout "$budget" --log "$out/console.log" --results "$out/
 status=$?
 [ ! -s "$out/qemu.err" ] || sed 's/^/check: /' "$out/qemu.err"
 python3 "$here/grade.py" "$conf" "$out/results.tap" "$out/console.log" "$status" "$out/failures" \
-	--summary "$out/summary.tsv" --hz "$(sed -n 's/^CONFIG_HZ=//p' "$kobj/.config")"
+	--summary "$out/summary.tsv" --hz "$(sed -n 's/^CONFIG_HZ=//p' "$kobj/.config")" --of "$graded"

@@ -15,6 +15,7 @@ help:
 	@echo "  make tmux        'make debug' and 'make gdb' side by side in tmux"
 	@echo "  make labN        start lab N in $(KSRC): branch labN, skeleton applied, tag labN-start (OWN=1: on your own earlier labs)"
 	@echo "  make check-labN  grade your lab N: build, boot, run its tests; Score: X/Y"
+	@echo "                   T=\"one_listener storm\": only those tests (and no kmemleak scan)"
 	@echo "  make handin-labN write handin/labN.patch (your commits since labN-start), checkpatch it"
 	@echo "Instructors"
 	@echo "  make check-labN HANDIN=file.patch   grade one hand-in on a separate worktree"

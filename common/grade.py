@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score one graded run of a lab from what the guest reported.
 
-  grade.py CONF RESULTS CONSOLE QEMU_STATUS OUTDIR [--summary FILE] [--hz HZ]
+  grade.py CONF RESULTS CONSOLE QEMU_STATUS OUTDIR [--summary FILE] [--hz HZ] [--of N]
 
 CONF is the lab's tests.conf; RESULTS the results serial line written by the
 guest's run-tests ("[ms] line", TAP inside); CONSOLE the console log, read only
@@ -11,6 +11,8 @@ failing test's output to OUTDIR; exits 0 only at full score.  With --summary,
 also writes "score max failed-tests health" as one tab-separated line
 ("-" when no test failed, "ok" when the kernel is healthy).  --hz gives the
 guest kernel's CONFIG_HZ, to tell kmemleak's boot-time suspects from leaks.
+--of N says how many graded tests the lab has: when CONF is a cut-down copy
+with fewer, the score line says "(n of N tests)".
 """
 import os
 import re
@@ -22,6 +24,8 @@ ILLNESS = re.compile(
     r"possible (recursive|circular) locking|inconsistent lock state|"
     r"KASAN|sleeping function called from invalid context|"
     r"suspicious RCU usage|rcu_.*detected stalls|list_(add|del) corruption")
+# kselftest_harness.h's failed assertion: "# file.c:LINE:test:Expected ..."
+ASSERTION = re.compile(r"^#\s+\S+\.c:\d+:")
 STATUS = {250: "the guest kernel panicked", 251: "the guest hung and was killed",
           252: "QEMU failed"}
 
@@ -129,6 +133,11 @@ def main():
         i = args.index("--hz")
         hz = int(args[i + 1])
         del args[i:i + 2]
+    of = None
+    if "--of" in args:
+        i = args.index("--of")
+        of = int(args[i + 1])
+        del args[i:i + 2]
     if len(args) != 5:
         sys.exit(__doc__)
     conf, results, console, status, outdir = args
@@ -164,6 +173,9 @@ def main():
             note += f"output: {log})"
         print(f"  {test:<{width}} {'OK  ' if ok else 'FAIL'}  {points if ok else 0:3}/{points:<3} "
               f"{secs:6.1f} s{note}")
+        # the harness's first complaints ("file.c:LINE:test:Expected ..."), right here
+        for line in [l for l in (result[3] if result else []) if ASSERTION.match(l)][:3]:
+            print(f"      | {line}")
 
     healthy, reason, excerpt = health_check(console, events, status, hz)
     total = sum(p for _, _, p in tests) + health_points
@@ -180,7 +192,9 @@ def main():
         for line in excerpt:
             print(f"      | {line}")
         print(f"      console log: {console}")
-    print(f"Score: {score}/{total}")
+    ran = len(tests) + (1 if health_points else 0)
+    subset = f" ({ran} of {of} tests)" if of and ran < of else ""
+    print(f"Score: {score}/{total}{subset}")
     print(f"{passed} passed, {failed} failed")
     if summary:
         with open(summary, "w") as f:

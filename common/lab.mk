@@ -47,11 +47,11 @@ check-lab$(2): $(GUEST_TOOLS) | tree
 	@git -C $(KSRC) rev-parse -q --verify refs/tags/lab$(2)-start >/dev/null || \
 		{ echo "check-lab$(2): lab $(2) is not started in $(KSRC): run 'make lab$(2)' first"; exit 1; }
 	@echo "check-lab$(2): grading $(KSRC) (logs: $(BUILD)/check/$(1))"
-	@$(GUEST_ENV) sh common/check.sh $(1) $(KSRC) $(KOBJ) $(BUILD)/check/$(1) $$(LAB_KCONFIG_$(2))
+	@$(GUEST_ENV) CHECK_T="$(T)" sh common/check.sh $(1) $(KSRC) $(KOBJ) $(BUILD)/check/$(1) $$(LAB_KCONFIG_$(2))
 else
 check-lab$(2): course-refs $(GUEST_TOOLS)
 	@echo "check-lab$(2): grading $(HANDIN) on $(GRADE_TREE) (logs: $(BUILD)/grade/$(1))"
-	@$(GUEST_ENV) sh common/grade.sh one $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
+	@$(GUEST_ENV) CHECK_T="$(T)" sh common/grade.sh one $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
 		$(BUILD)/grade/$(1) $(HANDIN) $$(LAB_KCONFIG_$(2))
 endif
 

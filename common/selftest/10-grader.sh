@@ -1,5 +1,6 @@
 # grade.py on made-up runs: scores come from the results line only (TAP
-# look-alikes printed by the kernel change nothing), a test the guest never
+# look-alikes printed by the kernel change nothing), a failed test shows its
+# first assertions and a cut-down run its share, a test the guest never
 # reported fails, an undeclared one is flagged, and each kind of kernel
 # illness fails the health test with its console excerpt.
 # timeout: 30
@@ -38,6 +39,13 @@ grade 0
 expect_line "Score: 15/35" report
 expect_grep '^  f\.b .*FAIL .*output: out/f\.b\.log\)$' report
 expect_grep 'RUN +f\.b' out/f.b.log
+
+# Its first failed assertions are shown under its line, and a cut-down run
+# says how much of the lab it graded.
+results "not ok" | sed 's|^\[300\]|[290] #  t.c:42:b:Expected 3 (3) == n (0)\n&|' >res
+python3 "$OLDPWD/common/grade.py" conf res console 0 out --of 9 >report
+expect_line "      | #  t.c:42:b:Expected 3 (3) == n (0)" report
+expect_line "Score: 15/35 (3 of 9 tests)" report
 
 # A test the guest never reported (here: the kernel panicked) fails.
 printf '[1] # start\n[2] # binary t budget 60 s\n[250] ok 1 f.a\n' >res
@@ -95,3 +103,17 @@ expect_line "Score: 35/35" report
 sed -i 's/# start uptime 12.00/# start uptime 9.00/' res
 python3 "$OLDPWD/common/grade.py" conf res console 0 out --hz 250 >report
 expect_line "Score: 30/35" report
+
+# make check-labN T="...": short names pick tests (and "health"); an unknown
+# one is refused before anything is built, naming the lab's tests.
+cd "$OLDPWD" || exit 1
+lab=$(ls -d lab[0-9][0-9]-* | head -n 1)
+first=$(awk '!/^#/ && NF && $1 != "health" { print $2; exit }' "$lab/tests.conf")
+CHECK_T="${first#*.} health" KERNEL_BUILT=1 sh common/check.sh "$lab" "$SCRATCH/none" "$SCRATCH/none" \
+	"$SCRATCH/pick" >/dev/null 2>&1
+[ "$(awk '!/^#/ && NF' "$SCRATCH/pick/tests.conf" | wc -l)" -eq 2 ] || fail "T=${first#*.} health did not pick 2 tests"
+expect_grep "^[a-z_]+ +$first " "$SCRATCH/pick/tests.conf"
+expect_grep '^health ' "$SCRATCH/pick/tests.conf"
+CHECK_T=no_such_test sh common/check.sh "$lab" "$SCRATCH/none" "$SCRATCH/none" "$SCRATCH/none-out" 2>"$SCRATCH/err"
+[ $? -eq 2 ] || fail "an unknown test name was not refused"
+expect_grep "no test 'no_such_test' in $lab/tests.conf; its tests are: .*${first#*.}" "$SCRATCH/err"
