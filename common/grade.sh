@@ -19,6 +19,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 lab=$(basename "$labdir")
 ref=${GRADE_REF:-refs/course/$lab/skeleton}
 
+# The answers a hand-in gives to the lesson's questions: the lines it adds
+# to Documentation/labs/labN-answers.md, quotes and blank lines aside.
+answers_of() {
+	k=$(awk '/^\+\+\+ / { f = ($2 ~ /^b\/Documentation\/labs\/lab[0-9]+-answers\.md$/); next }
+		f && /^\+/ && !/^\+[ \t]*$/ && !/^\+>/ { k++ } END { print k + 0 }' "$1" 2>/dev/null)
+	case ${k:-0} in 0) echo empty ;; 1) echo "present (1 line)" ;; *) echo "present ($k lines)" ;; esac
+}
+
 grade_one() {
 	h=$1 o=$2
 	shift 2
@@ -42,6 +50,9 @@ grade_one() {
 case $mode in
 one)
 	grade_one "$handin" "$out" "$@"
+	rc=$?
+	[ "$handin" = - ] || echo "answers: $(answers_of "$handin") (Documentation/labs/ in the hand-in)"
+	exit $rc
 	;;
 many)
 	[ -d "$handin" ] || { echo "grade: HANDINS=$handin is not a folder of .patch files" >&2; exit 2; }
@@ -49,7 +60,7 @@ many)
 	[ "$total" -gt 0 ] || { echo "grade: no .patch files in $handin" >&2; exit 2; }
 	mkdir -p "$out"
 	csv=$out/grades.csv
-	echo "name,score,max,failed,health" >"$csv"
+	echo "name,score,max,failed,health,answers" >"$csv"
 	i=0
 	for h in "$handin"/*.patch; do
 		i=$((i + 1))
@@ -59,8 +70,8 @@ many)
 		grade_one "$h" "$out/$name" "$@" >"$out/$name.log" 2>&1
 		IFS='	' read -r score max failed health <"$out/$name/summary.tsv" ||
 			{ score=0 max='?' failed=all health="no verdict (see $out/$name.log)"; }
-		printf '%s,%s,%s,"%s","%s"\n' "$name" "$score" "$max" "$failed" \
-			"$(echo "$health" | sed 's/"/""/g')" >>"$csv"
+		printf '%s,%s,%s,"%s","%s","%s"\n' "$name" "$score" "$max" "$failed" \
+			"$(echo "$health" | sed 's/"/""/g')" "$(answers_of "$h")" >>"$csv"
 		echo "grade: [$i/$total] $name: $score/$max ($(($(date +%s) - start)) s; log: $out/$name.log)"
 	done
 	echo "grade: $csv"

@@ -1,6 +1,7 @@
 # A student's round trip: work committed on the skeleton, 'handin' writes
 # the patch, grading it gives full marks.  A patch that does not apply, and
-# one that does not build, score 0 with the reason; graded as a batch into a CSV.
+# one that does not build, score 0 with the reason; graded as a batch into a
+# CSV, whose answers column says whether the lab's answers file was written.
 # timeout: 900
 . common/testlib.sh
 scratch
@@ -9,6 +10,9 @@ n=$(echo "$lab" | sed 's/^lab0*\([0-9]*\)-.*/\1/')
 
 sh common/worktree.sh "$KSRC" "$TEST_TREE" "refs/course/$lab/skeleton" || fail "worktree"
 git -C "$TEST_TREE" checkout -q "refs/course/$lab/solution" -- .
+answers=$(ls "$TEST_TREE"/Documentation/labs/lab*-answers.md) || fail "the skeleton has no answers file"
+grep -q '^> 1\. ' "$answers" || fail "$answers does not quote the lesson's first question"
+sed -i '0,/^Answer:$/s//Answer: the callback runs before wake_up_new_task()./' "$answers"
 git -C "$TEST_TREE" -c user.name=Student -c user.email=student@localhost \
 	commit -q -a -m "$lab: my work" -m "Signed-off-by: Student <student@localhost>"
 sh common/lab.sh handin "$TEST_TREE" "$n" "refs/course/$lab/skeleton" "$SCRATCH/handin.patch" ||
@@ -36,6 +40,6 @@ sh common/grade.sh many "$lab" "$KSRC" "$TEST_TREE" "$TEST_OBJ" "$out" "$SCRATCH
 cat "$SCRATCH/progress" "$out/grades.csv"
 expect_grep '^grade: \[3/3\] carol: 0/[0-9]+ \([0-9]+ s; log: ' "$SCRATCH/progress"
 max=$(awk '!/^#/ && NF { s += $3 } END { print s + 0 }' "$lab/tests.conf")
-expect_line "alice,$max,$max,\"-\",\"ok\"" "$out/grades.csv"
-expect_grep '^bob,0,[0-9]+,"all","the hand-in does not apply' "$out/grades.csv"
-expect_grep '^carol,0,[0-9]+,"all",".*the kernel does not build' "$out/grades.csv"
+expect_line "alice,$max,$max,\"-\",\"ok\",\"present (1 line)\"" "$out/grades.csv"
+expect_grep '^bob,0,[0-9]+,"all","the hand-in does not apply.*","empty"$' "$out/grades.csv"
+expect_grep '^carol,0,[0-9]+,"all",".*the kernel does not build.*","empty"$' "$out/grades.csv"
