@@ -11,4 +11,4 @@ BENCH_REF   = refs/course/$(lastword $(LABS))/solution
 bench: course-refs $(GUEST_TOOLS)
 	@$(GUEST_ENV) QEMU="$(QEMU)" LOGS=$(LOGS) sh common/bench.sh full $(KSRC) $(BENCH_TREE) \
 		$(BENCH_TREE)/out $(BENCH_REF) common/kconfig/base.config \
-		$(wildcard $(addsuffix /kconfig,$(LABS))) common/kconfig/nodebug.config
+		$(wildcard $(addsuffix /kconfig,$(LABS)))

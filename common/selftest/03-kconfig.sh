@@ -5,8 +5,8 @@
 scratch
 
 printf 'CONFIG_KASAN_SW_TAGS=y\n' >"$SCRATCH/planted.config"
-# a later layer may undo an earlier one (make bench's nodebug.config does):
-# only the last word on a symbol is checked
+# a later layer may undo an earlier one: only the last word on a symbol is
+# checked
 printf 'CONFIG_IO_URING=y\n' >"$SCRATCH/on.config"
 printf '# CONFIG_IO_URING is not set\n' >"$SCRATCH/off.config"
 sh common/kconfig.sh "$KSRC" "$SCRATCH/obj" "$SCRATCH/kconfig.log" $KCONFIG \
