@@ -9,13 +9,17 @@ grade_variant "$lab" solution "refs/course/$lab/solution"
 max=$(cut -f2 "$GRADE_OUT/summary.tsv")
 expect_line "Score: $max/$max" "$GRADE_OUT.txt"
 
-# the kernel patches; the exercise programs are user space, checked apart
-git -C "$KSRC" format-patch -q --stdout "refs/course/$lab/base..refs/course/$lab/solution" \
-	-- . ':!tools/labs' >"$GRADE_OUT/solution.patch"
-patch=$(realpath "$GRADE_OUT/solution.patch")
-# /usr/bin first: checkpatch's spdxcheck.py wants Debian's python3 modules
-(cd "$TEST_TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q --no-signoff "$patch") ||
-	fail "checkpatch --strict finds problems in the solution"
+# the kernel patches, each on its own (a series in one file repeats its
+# sign-offs); the exercise programs are user space, checked apart
+rm -rf "$GRADE_OUT/patches"
+git -C "$KSRC" format-patch -q -o "$(realpath "$GRADE_OUT")/patches" \
+	"refs/course/$lab/base..refs/course/$lab/solution" -- . ':!tools/labs'
+for patch in "$GRADE_OUT"/patches/*.patch; do
+	patch=$(realpath "$patch")
+	# /usr/bin first: checkpatch's spdxcheck.py wants Debian's python3 modules
+	(cd "$TEST_TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q --no-signoff "$patch") ||
+		fail "checkpatch --strict finds problems in $(basename "$patch")"
+done
 
 objs=$(git -C "$KSRC" diff --name-only --diff-filter=A "refs/course/$lab/base" \
 	"refs/course/$lab/solution" -- '*.c' ':!tools' | sed 's/\.c$/.o/')
