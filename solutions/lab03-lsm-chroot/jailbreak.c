@@ -12,9 +12,14 @@
  *   NAME ESCAPED what it reached        or    NAME BLOCKED the refusal
  *
  * ESCAPED means it read the secret, or did what a jail exists to prevent:
- * changed the mounts, made a device node, traced or signalled the process
- * outside.  Everything happens in a mount namespace of its own, so whatever
- * gets through is undone when jailbreak exits.  Exit status: 0 if every
+ * changed the mounts or something outside, made a device node, traced,
+ * signalled or reconfigured the process outside, used a capability that
+ * acts on the whole system, reached an IPC object or a socket outside.
+ * The jail has a /proc, as jails that run daemons often do.  Everything
+ * happens in a mount namespace of its own, so mounts that get through are
+ * undone when jailbreak exits; what else gets through is harmless (the
+ * hostname is rewritten with itself, the clock with its own time).
+ * The last line says "N of M breakouts blocked".  Exit status: 0 if every
  * breakout was blocked, 1 if one escaped, 2 if the jail could not be built.
  */
 #define _GNU_SOURCE
@@ -26,19 +31,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <sys/io.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/time.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #define WORKDIR	"/tmp/jailbreak"
 #define JAIL	WORKDIR "/jail"
 #define SECRET	WORKDIR "/secret"
 
+#define VICTIM	WORKDIR "/victim"
+#define ABSTRACT "jailbreak-outside"	/* a unix socket outside, abstract */
+
 static int outside_dir = -1;	/* WORKDIR, opened before any chroot */
 static pid_t outside_pid;	/* a process outside the jail */
+static int outside_fd = -1;	/* a descriptor that process holds */
+static int outside_shm = -1;	/* a System V shared memory segment made outside */
 
 /* A breakout's verdict: one line, and the exit status of the child. */
 static int escaped(const char *name, const char *what)
@@ -161,6 +178,184 @@ static int try_pivot_root(void)
 	return escaped("pivot_root", "moved the jail's root mount aside");
 }
 
+/* setns() into its own mount namespace: the root becomes the namespace's */
+static int try_setns(void)
+{
+	int pidfd = syscall(SYS_pidfd_open, getpid(), 0);
+
+	if (pidfd < 0)
+		return blocked("setns", "pidfd_open(self)");
+	if (setns(pidfd, CLONE_NEWNS))
+		return blocked("setns", "setns(self, CLONE_NEWNS)");
+	if (!got_secret(open(SECRET, O_RDONLY)))
+		return blocked("setns", "open(" SECRET ")");
+	return escaped("setns", "read " SECRET " after setns() into its own mount namespace");
+}
+
+/* path operations relative to a directory opened before the chroot */
+static int try_fchmodat(void)
+{
+	if (fchmodat(outside_dir, "secret", 0666, 0))
+		return blocked("fchmodat", "fchmodat(outside, \"secret\", 0666)");
+	return escaped("fchmodat", "made the secret world-readable");
+}
+
+static int try_fchownat(void)
+{
+	if (fchownat(outside_dir, "secret", 65534, 65534, 0))
+		return blocked("fchownat", "fchownat(outside, \"secret\", nobody)");
+	return escaped("fchownat", "gave the secret to nobody");
+}
+
+static int try_mkdirat(void)
+{
+	if (mkdirat(outside_dir, "made-in-jail", 0755) && errno != EEXIST)
+		return blocked("mkdirat", "mkdirat(outside, \"made-in-jail\")");
+	return escaped("mkdirat", "made a directory outside");
+}
+
+static int try_unlinkat(void)
+{
+	if (unlinkat(outside_dir, "victim", 0))
+		return blocked("unlinkat", "unlinkat(outside, \"victim\")");
+	return escaped("unlinkat", "removed a file outside");
+}
+
+static int try_symlinkat(void)
+{
+	if (symlinkat("/", outside_dir, "link-from-jail") && errno != EEXIST)
+		return blocked("symlinkat", "symlinkat(outside, \"link-from-jail\")");
+	return escaped("symlinkat", "made a symbolic link outside");
+}
+
+/* SIGIO: the signal goes to the owner set by F_SETOWN, sent by whoever writes */
+static int try_sigio(void)
+{
+	int p[2];
+
+	if (pipe(p))
+		return blocked("sigio", "pipe()");
+	if (fcntl(p[0], F_SETOWN, getppid()) || fcntl(p[0], F_SETSIG, SIGUSR1) ||
+	    fcntl(p[0], F_SETFL, O_ASYNC))
+		return blocked("sigio", "fcntl(F_SETOWN, jailbreak outside)");
+	if (write(p[1], "x", 1) != 1)
+		return blocked("sigio", "write()");
+	return 3;	/* jailbreak, outside, says whether SIGUSR1 came */
+}
+
+/* the scheduling and priority of a task outside */
+static int try_renice(void)
+{
+	if (setpriority(PRIO_PROCESS, outside_pid, 19))
+		return blocked("renice", "setpriority(outside, 19)");
+	return escaped("renice", "reniced the process outside");
+}
+
+/* /proc/PID/root of a process outside is its root, so the real one */
+static int try_proc_root(void)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/root" SECRET, outside_pid);
+	if (!got_secret(open(path, O_RDONLY)))
+		return blocked("proc_root", "open(/proc/outside/root" SECRET ")");
+	return escaped("proc_root", "read the secret through /proc/PID/root");
+}
+
+/* /proc/PID/mem: the memory of a process outside */
+static int try_proc_mem(void)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", outside_pid);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return blocked("proc_mem", "open(/proc/outside/mem)");
+	return escaped("proc_mem", "opened the memory of the process outside");
+}
+
+/* take a descriptor from the process outside */
+static int try_pidfd_getfd(void)
+{
+	int pidfd = syscall(SYS_pidfd_open, outside_pid, 0);
+
+	if (pidfd < 0)
+		return blocked("pidfd_getfd", "pidfd_open(outside)");
+	if (syscall(SYS_pidfd_getfd, pidfd, outside_fd, 0) < 0)
+		return blocked("pidfd_getfd", "pidfd_getfd(outside, its pipe)");
+	return escaped("pidfd_getfd", "took a descriptor of the process outside");
+}
+
+/* a kernel setting, through /proc/sys: the hostname, written with itself */
+static int try_sysctl(void)
+{
+	char name[65] = "";
+	int fd = open("/proc/sys/kernel/hostname", O_RDWR);
+	ssize_t n;
+
+	if (fd < 0)
+		return blocked("sysctl", "open(/proc/sys/kernel/hostname, O_RDWR)");
+	n = read(fd, name, sizeof(name) - 1);
+	if (n <= 0 || pwrite(fd, name, n, 0) != n)
+		return blocked("sysctl", "write(/proc/sys/kernel/hostname)");
+	return escaped("sysctl", "wrote a kernel setting");
+}
+
+/* capabilities that act on the whole system */
+static int try_init_module(void)
+{
+	if (syscall(SYS_init_module, NULL, 0, "") && errno == EPERM)
+		return blocked("init_module", "init_module()");
+	return escaped("init_module", "passed the CAP_SYS_MODULE check: kernel code could follow");
+}
+
+static int try_iopl(void)
+{
+	if (iopl(3))
+		return blocked("iopl", "iopl(3)");
+	return escaped("iopl", "got access to every I/O port");
+}
+
+static int try_sethostname(void)
+{
+	char name[65] = "";
+
+	if (gethostname(name, sizeof(name) - 1) || sethostname(name, strlen(name)))
+		return blocked("sethostname", "sethostname()");
+	return escaped("sethostname", "set the hostname (CAP_SYS_ADMIN)");
+}
+
+static int try_settime(void)
+{
+	struct timeval now;
+
+	if (gettimeofday(&now, NULL) || settimeofday(&now, NULL))
+		return blocked("settime", "settimeofday()");
+	return escaped("settime", "set the system clock");
+}
+
+/* a System V shared memory segment made outside */
+static int try_shm(void)
+{
+	if (shmat(outside_shm, NULL, 0) == (void *)-1)
+		return blocked("shm", "shmat(outside's segment)");
+	return escaped("shm", "attached a shared memory segment made outside");
+}
+
+/* an abstract unix socket: no path, so no jail wall in the filesystem */
+static int try_unix(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	strcpy(addr.sun_path + 1, ABSTRACT);
+	if (s < 0 || connect(s, (struct sockaddr *)&addr,
+			     offsetof(struct sockaddr_un, sun_path) + 1 + strlen(ABSTRACT)))
+		return blocked("unix", "connect(@" ABSTRACT ")");
+	return escaped("unix", "connected to a socket outside");
+}
+
 static const struct breakout {
 	const char *name;
 	int (*try)(void);
@@ -171,6 +366,24 @@ static const struct breakout {
 	{ "mknod", try_mknod },
 	{ "ptrace", try_ptrace },
 	{ "signal", try_signal },
+	{ "setns", try_setns },
+	{ "fchmodat", try_fchmodat },
+	{ "fchownat", try_fchownat },
+	{ "mkdirat", try_mkdirat },
+	{ "unlinkat", try_unlinkat },
+	{ "symlinkat", try_symlinkat },
+	{ "sigio", try_sigio },
+	{ "renice", try_renice },
+	{ "proc_root", try_proc_root },
+	{ "proc_mem", try_proc_mem },
+	{ "pidfd_getfd", try_pidfd_getfd },
+	{ "sysctl", try_sysctl },
+	{ "init_module", try_init_module },
+	{ "iopl", try_iopl },
+	{ "sethostname", try_sethostname },
+	{ "settime", try_settime },
+	{ "shm", try_shm },
+	{ "unix", try_unix },
 	/* these two change the mounts if they get through: last */
 	{ "mount", try_mount },
 	{ "pivot_root", try_pivot_root },
@@ -187,10 +400,15 @@ static int put_file(const char *path, const char *text)
 	return close(fd) || !ok ? -1 : 0;
 }
 
-/* The jail, a bind mount of itself (pivot_root needs a mount), with a mount at /new. */
+/*
+ * The jail, a bind mount of itself (pivot_root needs a mount), with a mount
+ * at /new and a /proc; the secret, a victim file, a shared memory segment.
+ */
 static int build(void)
 {
-	static const char *const dirs[] = { WORKDIR, JAIL, JAIL "/new", JAIL "/new/old" };
+	static const char *const dirs[] = {
+		WORKDIR, JAIL, JAIL "/new", JAIL "/new/old", JAIL "/proc",
+	};
 	size_t i;
 
 	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
@@ -204,12 +422,22 @@ static int build(void)
 		}
 	}
 	if (mount(JAIL, JAIL, NULL, MS_BIND, NULL) ||
-	    mount(JAIL "/new", JAIL "/new", NULL, MS_BIND, NULL)) {
-		perror("jailbreak: bind mounts");
+	    mount(JAIL "/new", JAIL "/new", NULL, MS_BIND, NULL) ||
+	    mount("proc", JAIL "/proc", "proc", 0, NULL)) {
+		perror("jailbreak: mounts");
 		return -1;
 	}
-	if (put_file(SECRET, "secret\n")) {
+	/* what an earlier run's escapes left */
+	rmdir(WORKDIR "/made-in-jail");
+	unlink(WORKDIR "/link-from-jail");
+	if (put_file(SECRET, "secret\n") || chown(SECRET, 0, 0) || chmod(SECRET, 0600) ||
+	    put_file(VICTIM, "victim\n")) {
 		perror("jailbreak: " SECRET);
+		return -1;
+	}
+	outside_shm = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	if (outside_shm < 0) {
+		perror("jailbreak: shmget");
 		return -1;
 	}
 	outside_dir = open(WORKDIR, O_RDONLY | O_DIRECTORY);
@@ -220,36 +448,66 @@ static int build(void)
 	return 0;
 }
 
-/* The process outside: it waits for EOF on a pipe, that is, for us to exit. */
+/*
+ * The process outside: it listens on an abstract unix socket and waits
+ * for EOF on a pipe, that is, for us to exit.
+ */
 static pid_t start_outside(void)
 {
-	int p[2];
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int p[2], ready[2], s;
 	char c;
 	pid_t pid;
 
-	if (pipe(p))
+	strcpy(addr.sun_path + 1, ABSTRACT);
+	if (pipe(p) || pipe(ready))
 		return -1;
+	outside_fd = p[0];
 	pid = fork();
 	if (pid == 0) {
 		signal(SIGURG, SIG_IGN);
 		close(p[1]);
+		s = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (s < 0 || bind(s, (struct sockaddr *)&addr,
+				  offsetof(struct sockaddr_un, sun_path) + 1 + strlen(ABSTRACT)) ||
+		    listen(s, 8) || write(ready[1], "r", 1) != 1)
+			_exit(1);
 		while (read(p[0], &c, 1) > 0)
 			;
 		_exit(0);
 	}
 	close(p[0]);
+	close(ready[1]);
+	if (pid > 0 && read(ready[0], &c, 1) != 1)
+		return -1;
+	close(ready[0]);
 	return pid;
+}
+
+/* Whether a SIGUSR1 came, blocked, since the last call: a breakout's proof. */
+static int got_usr1(void)
+{
+	struct timespec now = { 0, 0 };
+	sigset_t usr1;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	return sigtimedwait(&usr1, NULL, &now) == SIGUSR1;
 }
 
 int main(void)
 {
 	int n = sizeof(breakouts) / sizeof(breakouts[0]), out = 0, i, status;
+	sigset_t usr1;
 
 	if (geteuid()) {
 		fprintf(stderr, "jailbreak: run me as root: chroot() needs CAP_SYS_CHROOT\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
 	if (build())
 		return 2;
 	outside_pid = start_outside();
@@ -268,12 +526,18 @@ int main(void)
 			_exit(breakouts[i].try());
 		}
 		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-		    WEXITSTATUS(status) > 1) {
+		    WEXITSTATUS(status) == 2 || WEXITSTATUS(status) > 3) {
 			printf("%-10s FAILED to run\n", breakouts[i].name);
 			return 2;
 		}
-		out += WEXITSTATUS(status);
+		/* 3: the signal was sent, if it was, before the child exited */
+		if (WEXITSTATUS(status) == 3)
+			out += got_usr1() ? escaped(breakouts[i].name, "SIGUSR1 reached jailbreak, outside") :
+					    !printf("%-10s BLOCKED no SIGUSR1 came\n", breakouts[i].name);
+		else
+			out += WEXITSTATUS(status);
 	}
+	shmctl(outside_shm, IPC_RMID, NULL);
 	printf("%d of %d breakouts blocked\n", n - out, n);
 	return out ? 1 : 0;
 }

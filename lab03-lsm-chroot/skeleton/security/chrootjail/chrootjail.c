@@ -14,7 +14,21 @@
  *   mknod       make a character or block device node
  *   pivot_root  call pivot_root()
  *   ptrace      trace or inspect a task that is not in the same jail
- *   signal      signal a task that is not in the same jail
+ *   signal      signal a task that is not in the same jail, directly or
+ *               through SIGIO
+ *   path        make, remove, truncate, chmod, chown or watch something
+ *               outside the jail (relative to a directory fd from before)
+ *   task        set the priority, scheduling, limits or process group of a
+ *               task outside the jail, or ask for its group or session
+ *   capability  use a capability that is a way out of any jail (loading
+ *               modules, raw I/O, administration, ... see jail_capable())
+ *   sysctl      write a kernel setting: sysctl, sysfs and the like
+ *   ipc         use a System V IPC object made outside the jail
+ *   unix        connect or send to a unix socket bound outside the jail
+ *
+ * chroot() is also refused to a task that shares its filesystem root or
+ * its memory with another (threads, CLONE_FS, CLONE_VM): those others
+ * would be chroot()ed, or able to act for it, without being jailed.
  *
  * Each refusal is -EPERM, counted per rule and logged, ratelimited per rule.
  * /sys/kernel/security/chrootjail/enforce switches enforcement, "denials"
@@ -30,18 +44,26 @@
 #include <linux/capability.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/lsm_hooks.h>
+#include <linux/magic.h>
+#include <linux/mount.h>
 #include <linux/path.h>
+#include <linux/pid_namespace.h>
+#include <linux/proc_fs.h>
 #include <linux/ratelimit.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/stat.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
+#include <net/af_unix.h>
+#include <net/sock.h>
 
 enum jail_rule {
 	RULE_CHROOT,
@@ -52,6 +74,12 @@ enum jail_rule {
 	RULE_PIVOT_ROOT,
 	RULE_PTRACE,
 	RULE_SIGNAL,
+	RULE_PATH,
+	RULE_TASK,
+	RULE_CAPABILITY,
+	RULE_SYSCTL,
+	RULE_IPC,
+	RULE_UNIX,
 	NR_RULES
 };
 
@@ -64,11 +92,17 @@ static const char *const rule_names[NR_RULES] = {
 	[RULE_PIVOT_ROOT]	= "pivot_root",
 	[RULE_PTRACE]		= "ptrace",
 	[RULE_SIGNAL]		= "signal",
+	[RULE_PATH]		= "path",
+	[RULE_TASK]		= "task",
+	[RULE_CAPABILITY]	= "capability",
+	[RULE_SYSCTL]		= "sysctl",
+	[RULE_IPC]		= "ipc",
+	[RULE_UNIX]		= "unix",
 };
 
 /**
  * struct jail - where a chroot() put a task and what it forks
- * @usage: the tasks in this jail
+ * @usage: the tasks in this jail, and the files and IPC objects they own
  * @root: the directory chroot() was given, held
  * @release: puts @root and frees the jail, in process context
  */
@@ -83,6 +117,20 @@ struct jail_task {
 	struct jail *jail;
 };
 
+/*
+ * A file's part of file->f_security: the jail of the task that last made
+ * itself or another the file's owner for SIGIO (fcntl(F_SETOWN)), or NULL;
+ * under file->f_owner.lock.
+ */
+struct jail_file {
+	struct jail *owner_jail;
+};
+
+/* A System V IPC object's part of its security blob: its maker's jail. */
+struct jail_ipc {
+	struct jail *jail;
+};
+
 static bool jail_enabled __ro_after_init;
 static bool enforcing __read_mostly = true;
 static atomic_long_t denials[NR_RULES];
@@ -90,11 +138,23 @@ static struct ratelimit_state denial_log[NR_RULES];
 
 static struct lsm_blob_sizes jail_blob_sizes __lsm_ro_after_init = {
 	.lbs_task = sizeof(struct jail_task),
+	.lbs_file = sizeof(struct jail_file),
+	.lbs_ipc = sizeof(struct jail_ipc),
 };
 
 static struct jail_task *jail_task(const struct task_struct *task)
 {
 	return task->security + jail_blob_sizes.lbs_task;
+}
+
+static struct jail_file *jail_file(const struct file *file)
+{
+	return file->f_security + jail_blob_sizes.lbs_file;
+}
+
+static struct jail_ipc *jail_ipc(const struct kern_ipc_perm *perm)
+{
+	return perm->security + jail_blob_sizes.lbs_ipc;
 }
 
 /* @task's jail, or NULL; it lasts as long as @task does. */
@@ -126,9 +186,15 @@ static int deny_if_jailed(enum jail_rule rule)
 
 /* TODO 3: the work that ends a jail: put its root, free it */
 
+/* Drop a reference to @jail, if any; from any context. */
+static void jail_put(struct jail *jail)
+{
+	/* TODO 4: a jail ends with its last user; path_put() may sleep, this may not */
+}
+
 static void jail_task_free(struct task_struct *task)
 {
-	/* TODO 4: a jail ends with its last task; path_put() may sleep, this may not */
+	jail_put(jail_task(task)->jail);
 }
 
 static int jail_task_alloc(struct task_struct *task, unsigned long clone_flags)
@@ -137,11 +203,33 @@ static int jail_task_alloc(struct task_struct *task, unsigned long clone_flags)
 	return 0;
 }
 
+/*
+ * Whether current shares neither its fs_struct (root and cwd: threads,
+ * CLONE_FS) nor its memory (threads, CLONE_VM) with another task.
+ */
+static bool alone_in_fs_and_mm(void)
+{
+	struct fs_struct *fs = current->fs;
+	bool alone;
+
+	spin_lock(&fs->lock);
+	alone = fs->users == 1;
+	spin_unlock(&fs->lock);
+	return alone && current_is_single_threaded();
+}
+
 /* Called after the CAP_SYS_CHROOT check; set_fs_root() follows, and cannot fail. */
 static int jail_path_chroot(const struct path *path)
 {
-	/* TODO 6: refuse a second chroot; else jail the task at @path; kernel threads: never */
+	/* TODO 6: refuse a second chroot, and one that leaves sharers out; else jail the task */
 	return 0;
+}
+
+/* Whether a task in @jail may reach @target: only in the same jail. */
+static bool jail_reaches(const struct jail *jail, const struct task_struct *target)
+{
+	/* TODO 7: one jail is one root: two chroots into a directory make one jail */
+	return true;
 }
 
 /*
@@ -151,15 +239,136 @@ static int jail_path_chroot(const struct path *path)
  */
 static int jail_inode_permission(struct inode *inode, int mask)
 {
-	/* TODO 7: no way in to a directory of the jail's filesystem outside its root */
+	/* TODO 8: no way in to a directory of the jail's filesystem outside its root */
+	return 0;
+}
+
+/* Whether @dentry of procfs is in a /proc/PID directory; its PID into @nr. */
+static bool proc_pid_entry(struct dentry *dentry, pid_t *nr)
+{
+	struct dentry *root = dentry->d_sb->s_root, *d = dget(dentry), *parent;
+	bool pid_dir = false;
+
+	/* procfs renames nothing: the names read here stay as they are */
+	while (d != root && !IS_ROOT(d)) {
+		parent = dget_parent(d);
+		if (parent == root)
+			pid_dir = !kstrtoint(d->d_name.name, 10, nr);
+		dput(d);
+		d = parent;
+	}
+	dput(d);
+	return pid_dir;
+}
+
+/* Whether the jailed may write to @file of procfs: in /proc/PID of its jail only. */
+static int jail_proc_write(const struct jail *jail, const struct file *file)
+{
+	struct super_block *sb = file->f_path.dentry->d_sb;
+	struct task_struct *task;
+	bool reach;
+	pid_t nr;
+
+	if (!proc_pid_entry(file->f_path.dentry, &nr))
+		return jail_deny(RULE_SYSCTL);
+	rcu_read_lock();
+	task = pid_task(find_pid_ns(nr, proc_pid_ns(sb)), PIDTYPE_PID);
+	reach = task && jail_reaches(jail, task);
+	rcu_read_unlock();
+	return reach ? 0 : jail_deny(RULE_TASK);
+}
+
+/*
+ * Opened for writing, the files of these filesystems change the kernel's
+ * settings (/proc/sys, /proc/sysrq-trigger, /sys/power/state, ...) or,
+ * in /proc/PID, a task's (oom_score_adj, ...).  The jailed may write to
+ * those of its own jail's tasks only.
+ */
+static int jail_open_for_write(struct file *file)
+{
+	struct jail *jail = task_jail(current);
+
+	if (!jail || !(file->f_mode & FMODE_WRITE))
+		return 0;
+	switch (file->f_path.dentry->d_sb->s_magic) {
+	case PROC_SUPER_MAGIC:
+		return jail_proc_write(jail, file);
+	case SYSFS_MAGIC:
+	case SECURITYFS_MAGIC:
+	case DEBUGFS_MAGIC:
+	case TRACEFS_MAGIC:
+	case CGROUP_SUPER_MAGIC:
+	case CGROUP2_SUPER_MAGIC:
+		return jail_deny(RULE_SYSCTL);
+	}
 	return 0;
 }
 
 /* Every open has a path: here mounts can be followed. */
 static int jail_file_open(struct file *file)
 {
-	/* TODO 8: only what lies under the jail's root, across mounts */
+	/* TODO 9: only what lies under the jail's root, across mounts */
+	return jail_open_for_write(file);
+}
+
+/*
+ * The path rule: a path operation's directory or file must be under the
+ * jail's root, whatever directory fd the call started from.  Internal
+ * mounts (pipes, sockets, memfd) are in no tree: a task reaches their
+ * files only through descriptors it holds.
+ */
+static int jail_check_path(const struct path *path)
+{
+	struct jail *jail = task_jail(current);
+
+	if (jail && !(path->mnt->mnt_flags & MNT_INTERNAL) &&
+	    !path_is_under(path, &jail->root))
+		return jail_deny(RULE_PATH);
 	return 0;
+}
+
+static int jail_path_mkdir(const struct path *dir, struct dentry *dentry,
+			   umode_t mode)
+{
+	return jail_check_path(dir);
+}
+
+static int jail_path_rmdir(const struct path *dir, struct dentry *dentry)
+{
+	return jail_check_path(dir);
+}
+
+static int jail_path_unlink(const struct path *dir, struct dentry *dentry)
+{
+	return jail_check_path(dir);
+}
+
+static int jail_path_symlink(const struct path *dir, struct dentry *dentry,
+			     const char *old_name)
+{
+	return jail_check_path(dir);
+}
+
+static int jail_path_truncate(const struct path *path)
+{
+	return jail_check_path(path);
+}
+
+static int jail_path_chmod(const struct path *path, umode_t mode)
+{
+	return jail_check_path(path);
+}
+
+static int jail_path_chown(const struct path *path, kuid_t uid, kgid_t gid)
+{
+	return jail_check_path(path);
+}
+
+/* inotify, fanotify and dnotify watches */
+static int jail_path_notify(const struct path *path, u64 mask,
+			    unsigned int obj_type)
+{
+	return jail_check_path(path);
 }
 
 static int jail_sb_mount(const char *dev_name, const struct path *path,
@@ -190,14 +399,7 @@ static int jail_path_mknod(const struct path *dir, struct dentry *dentry,
 {
 	if (S_ISCHR(mode) || S_ISBLK(mode))
 		return deny_if_jailed(RULE_MKNOD);
-	return 0;
-}
-
-/* Whether a task in @jail may reach @target: only in the same jail. */
-static bool jail_reaches(const struct jail *jail, const struct task_struct *target)
-{
-	/* TODO 9: one jail is one root: two chroots into a directory make one jail */
-	return true;
+	return jail_check_path(dir);
 }
 
 /* Called with the child's task_lock held. */
@@ -218,6 +420,238 @@ static int jail_task_kill(struct task_struct *p, struct kernel_siginfo *info,
 	return 0;
 }
 
+/*
+ * SIGIO and SIGURG go to a file's owner when I/O happens, from whoever
+ * does the I/O, and task_kill is not asked: the jail of the task that set
+ * the owner (fcntl(F_SETOWN)) is kept with the file and asked instead.
+ * Called with file->f_owner.lock held for writing.
+ */
+static void jail_file_set_fowner(struct file *file)
+{
+	struct jail_file *f = jail_file(file);
+	struct jail *jail = task_jail(current), *old = f->owner_jail;
+
+	if (jail)
+		refcount_inc(&jail->usage);
+	f->owner_jail = jail;
+	jail_put(old);
+}
+
+/* Called with fown->lock held for reading, interrupts off. */
+static int jail_file_send_sigiotask(struct task_struct *tsk,
+				    struct fown_struct *fown, int sig)
+{
+	struct file *file = container_of(fown, struct file, f_owner);
+	struct jail *jail = jail_file(file)->owner_jail;
+
+	if (jail && !jail_reaches(jail, tsk))
+		return jail_deny(RULE_SIGNAL);
+	return 0;
+}
+
+static void jail_file_free(struct file *file)
+{
+	jail_put(jail_file(file)->owner_jail);
+}
+
+/* The task rule: what the jailed may do to other tasks, they may do in the jail only. */
+static int jail_check_task(struct task_struct *p)
+{
+	struct jail *jail = task_jail(current);
+
+	if (jail && !jail_reaches(jail, p))
+		return jail_deny(RULE_TASK);
+	return 0;
+}
+
+static int jail_task_setpgid(struct task_struct *p, pid_t pgid)
+{
+	return jail_check_task(p);
+}
+
+static int jail_task_getpgid(struct task_struct *p)
+{
+	return jail_check_task(p);
+}
+
+static int jail_task_getsid(struct task_struct *p)
+{
+	return jail_check_task(p);
+}
+
+static int jail_task_setnice(struct task_struct *p, int nice)
+{
+	return jail_check_task(p);
+}
+
+static int jail_task_setioprio(struct task_struct *p, int ioprio)
+{
+	return jail_check_task(p);
+}
+
+static int jail_task_getioprio(struct task_struct *p)
+{
+	return jail_check_task(p);
+}
+
+static int jail_task_setrlimit(struct task_struct *p, unsigned int resource,
+			       struct rlimit *new_rlim)
+{
+	return jail_check_task(p);
+}
+
+/* sched_setscheduler(), sched_setattr(), sched_setaffinity() */
+static int jail_task_setscheduler(struct task_struct *p)
+{
+	return jail_check_task(p);
+}
+
+static int jail_task_getscheduler(struct task_struct *p)
+{
+	return jail_check_task(p);
+}
+
+/* migrate_pages() and move_pages() */
+static int jail_task_movememory(struct task_struct *p)
+{
+	return jail_check_task(p);
+}
+
+/*
+ * The capability rule.  A jailed root keeps the capabilities it needs to
+ * be root in its jail (chown, DAC override, kill and ptrace in its jail,
+ * setuid) and loses those that act on the whole system, so on what lies
+ * outside every jail.  chroot() itself (CAP_SYS_CHROOT) is left to the
+ * chroot rule, which comes after this check; setns() into a mount
+ * namespace needs CAP_SYS_ADMIN too.
+ */
+static bool jail_refuses_cap(int cap)
+{
+	switch (cap) {
+	case CAP_SYS_MODULE:		/* load kernel code */
+	case CAP_SYS_RAWIO:		/* iopl(), ioperm(), /dev/mem, raw block I/O */
+	case CAP_SYS_ADMIN:		/* setns(), unshare(), swapon(), sethostname(), ... */
+	case CAP_MKNOD:			/* device nodes, after the mknod rule */
+	case CAP_SYS_BOOT:		/* reboot(), kexec_load() */
+	case CAP_SYS_TIME:		/* the system clock */
+	case CAP_SETFCAP:		/* file capabilities: set-id programs by xattr */
+	case CAP_FSETID:		/* writes and chown() keep set-id bits */
+	case CAP_LINUX_IMMUTABLE:	/* immutable and append-only files */
+	case CAP_NET_ADMIN:		/* network interfaces, routes, firewall */
+	case CAP_NET_RAW:		/* raw and packet sockets: forged traffic */
+	case CAP_SYS_PACCT:		/* process accounting */
+	case CAP_SYS_TTY_CONFIG:	/* vhangup(): other users' terminals */
+	case CAP_IPC_OWNER:		/* System V IPC permission checks */
+	case CAP_SYS_NICE:		/* raise priorities: starve what is outside */
+	case CAP_SYSLOG:		/* the kernel log, kernel addresses */
+	case CAP_MAC_ADMIN:		/* LSM policy */
+	case CAP_MAC_OVERRIDE:
+	case CAP_AUDIT_CONTROL:		/* the audit rules */
+	case CAP_BPF:			/* BPF programs and maps */
+	case CAP_PERFMON:		/* perf events: the kernel's and others' */
+	case CAP_CHECKPOINT_RESTORE:	/* pid choice, other tasks' state */
+	case CAP_WAKE_ALARM:		/* wake the system */
+	case CAP_BLOCK_SUSPEND:		/* keep it awake */
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Asked with another task's credentials (has_capability()), the jail
+ * cannot tell that task's jail: only current's own checks are judged.
+ */
+static int jail_capable(const struct cred *cred, struct user_namespace *ns,
+			int cap, unsigned int opts)
+{
+	if (cred != current_cred() || !task_jail(current) || !jail_refuses_cap(cap))
+		return 0;
+	/* a probe that does not want to be audited: refused, but not counted */
+	if (opts & CAP_OPT_NOAUDIT)
+		return READ_ONCE(enforcing) ? -EPERM : 0;
+	return jail_deny(RULE_CAPABILITY);
+}
+
+/* The ipc rule: a System V IPC object is its maker's jail's, or no jail's. */
+static int jail_ipc_alloc(struct kern_ipc_perm *perm)
+{
+	struct jail *jail = task_jail(current);
+
+	if (jail)
+		refcount_inc(&jail->usage);
+	jail_ipc(perm)->jail = jail;
+	return 0;
+}
+
+static void jail_ipc_free(struct kern_ipc_perm *perm)
+{
+	jail_put(jail_ipc(perm)->jail);
+}
+
+/* Every access (get, attach, send, receive, operate, stat) and control. */
+static int jail_check_ipc(struct kern_ipc_perm *perm)
+{
+	struct jail *jail = task_jail(current), *owner;
+
+	if (!jail || !perm)	/* IPC_INFO and the like: no object */
+		return 0;
+	owner = jail_ipc(perm)->jail;
+	if (owner && path_equal(&owner->root, &jail->root))
+		return 0;
+	return jail_deny(RULE_IPC);
+}
+
+static int jail_ipc_permission(struct kern_ipc_perm *ipcp, short flag)
+{
+	return jail_check_ipc(ipcp);
+}
+
+static int jail_ipc_ctl(struct kern_ipc_perm *perm, int cmd)
+{
+	return jail_check_ipc(perm);
+}
+
+#ifdef CONFIG_SECURITY_NETWORK
+/*
+ * The unix rule: a socket bound to a path is reached if the path is in the
+ * jail (a socket the administrator put there is meant to be used); an
+ * abstract or unbound one if the task that listens on it, or made the
+ * pair, is in the jail.  Called with other's state lock held.
+ */
+static int jail_check_unix(struct sock *other)
+{
+	struct jail *jail = task_jail(current);
+	struct unix_sock *u = unix_sk(other);
+	struct task_struct *owner;
+	bool reach;
+
+	if (!jail)
+		return 0;
+	if (u->path.dentry) {
+		reach = path_is_under(&u->path, &jail->root);
+	} else {
+		spin_lock(&other->sk_peer_lock);
+		rcu_read_lock();
+		owner = pid_task(other->sk_peer_pid, PIDTYPE_PID);
+		reach = owner && jail_reaches(jail, owner);
+		rcu_read_unlock();
+		spin_unlock(&other->sk_peer_lock);
+	}
+	return reach ? 0 : jail_deny(RULE_UNIX);
+}
+
+static int jail_unix_stream_connect(struct sock *sock, struct sock *other,
+				    struct sock *newsk)
+{
+	return jail_check_unix(other);
+}
+
+static int jail_unix_may_send(struct socket *sock, struct socket *other)
+{
+	return jail_check_unix(other->sk);
+}
+#endif
+
 static struct security_hook_list jail_hooks[] __lsm_ro_after_init = {
 	LSM_HOOK_INIT(task_alloc, jail_task_alloc),
 	LSM_HOOK_INIT(task_free, jail_task_free),
@@ -229,8 +663,44 @@ static struct security_hook_list jail_hooks[] __lsm_ro_after_init = {
 	LSM_HOOK_INIT(move_mount, jail_move_mount),
 	LSM_HOOK_INIT(sb_pivotroot, jail_sb_pivotroot),
 	LSM_HOOK_INIT(path_mknod, jail_path_mknod),
+	LSM_HOOK_INIT(path_mkdir, jail_path_mkdir),
+	LSM_HOOK_INIT(path_rmdir, jail_path_rmdir),
+	LSM_HOOK_INIT(path_unlink, jail_path_unlink),
+	LSM_HOOK_INIT(path_symlink, jail_path_symlink),
+	LSM_HOOK_INIT(path_truncate, jail_path_truncate),
+	LSM_HOOK_INIT(path_chmod, jail_path_chmod),
+	LSM_HOOK_INIT(path_chown, jail_path_chown),
+	LSM_HOOK_INIT(path_notify, jail_path_notify),
 	LSM_HOOK_INIT(ptrace_access_check, jail_ptrace_access_check),
 	LSM_HOOK_INIT(task_kill, jail_task_kill),
+	LSM_HOOK_INIT(file_set_fowner, jail_file_set_fowner),
+	LSM_HOOK_INIT(file_send_sigiotask, jail_file_send_sigiotask),
+	LSM_HOOK_INIT(file_free_security, jail_file_free),
+	LSM_HOOK_INIT(task_setpgid, jail_task_setpgid),
+	LSM_HOOK_INIT(task_getpgid, jail_task_getpgid),
+	LSM_HOOK_INIT(task_getsid, jail_task_getsid),
+	LSM_HOOK_INIT(task_setnice, jail_task_setnice),
+	LSM_HOOK_INIT(task_setioprio, jail_task_setioprio),
+	LSM_HOOK_INIT(task_getioprio, jail_task_getioprio),
+	LSM_HOOK_INIT(task_setrlimit, jail_task_setrlimit),
+	LSM_HOOK_INIT(task_setscheduler, jail_task_setscheduler),
+	LSM_HOOK_INIT(task_getscheduler, jail_task_getscheduler),
+	LSM_HOOK_INIT(task_movememory, jail_task_movememory),
+	LSM_HOOK_INIT(capable, jail_capable),
+	LSM_HOOK_INIT(msg_queue_alloc_security, jail_ipc_alloc),
+	LSM_HOOK_INIT(msg_queue_free_security, jail_ipc_free),
+	LSM_HOOK_INIT(shm_alloc_security, jail_ipc_alloc),
+	LSM_HOOK_INIT(shm_free_security, jail_ipc_free),
+	LSM_HOOK_INIT(sem_alloc_security, jail_ipc_alloc),
+	LSM_HOOK_INIT(sem_free_security, jail_ipc_free),
+	LSM_HOOK_INIT(ipc_permission, jail_ipc_permission),
+	LSM_HOOK_INIT(msg_queue_msgctl, jail_ipc_ctl),
+	LSM_HOOK_INIT(shm_shmctl, jail_ipc_ctl),
+	LSM_HOOK_INIT(sem_semctl, jail_ipc_ctl),
+#ifdef CONFIG_SECURITY_NETWORK
+	LSM_HOOK_INIT(unix_stream_connect, jail_unix_stream_connect),
+	LSM_HOOK_INIT(unix_may_send, jail_unix_may_send),
+#endif
 };
 
 static ssize_t enforce_read(struct file *file, char __user *buf, size_t count,
