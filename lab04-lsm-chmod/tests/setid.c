@@ -10,11 +10,16 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
+#include <sys/xattr.h>
+#include <linux/capability.h>
 
 #define CHMOD_LOG	SECFS "chmod_log"
 #define LOG_SIZE	64
 #define PROG		"/prog"			/* in the jail */
 #define SUID_OUTSIDE	"/outside-suid"		/* next to it */
+#define SUID_INSIDE	"/suid-prog"		/* in the jail, made outside */
+#define SGID_USER	"/sgid-prog"		/* in the jail, set-group-ID to a user's group */
 
 static mode_t mode_of(const char *path)
 {
@@ -88,6 +93,11 @@ FIXTURE_SETUP(setid)
 	ASSERT_EQ(0, chmod(JAIL PROG, 0755));
 	ASSERT_EQ(0, put_file(SUID_OUTSIDE, "#!/bin/busybox sh\n"));
 	ASSERT_EQ(0, chmod(SUID_OUTSIDE, 04755));
+	ASSERT_EQ(0, put_file(JAIL SUID_INSIDE, "#!/bin/busybox sh\n"));
+	ASSERT_EQ(0, chmod(JAIL SUID_INSIDE, 04755));
+	ASSERT_EQ(0, put_file(JAIL SGID_USER, "#!/bin/busybox sh\n"));
+	ASSERT_EQ(0, chown(JAIL SGID_USER, 1000, 1000));
+	ASSERT_EQ(0, chmod(JAIL SGID_USER, 02755));
 }
 
 FIXTURE_TEARDOWN(setid)
@@ -189,10 +199,16 @@ TEST_F(setid, link_rename_in)
 	EXPECT_EQ(EPERM, ERRNO_OF(renameat(outside, SUID_OUTSIDE + 1, AT_FDCWD, "/stolen")));
 	EXPECT_EQ((mode_t)-1, mode_of("/stolen"));
 	EXPECT_EQ(EPERM, ERRNO_OF(renameat(AT_FDCWD, "/inside", outside, "taken-out")));
-	/* inside the jail, as before */
+	/* inside the jail, as before: on its filesystem and on the tmpfs mounted in it */
 	EXPECT_EQ(0, link("/inside", "/inside-link"));
 	EXPECT_EQ(0, rename("/inside-link", "/inside-moved"));
 	EXPECT_EQ(0, unlink("/inside-moved"));
+	unlink("/tmp/t1");
+	unlink("/tmp/t3");
+	ASSERT_EQ(0, put_file("/tmp/t1", "t\n"));
+	EXPECT_EQ(0, link("/tmp/t1", "/tmp/t2")) TH_LOG("link on a mount inside the jail");
+	EXPECT_EQ(0, rename("/tmp/t2", "/tmp/t3")) TH_LOG("rename on a mount inside the jail");
+	EXPECT_EQ(0, rename("/tmp/t3", "/tmp/t1")) TH_LOG("rename over a file");
 }
 
 /* In the jail: chmod PROG to each of @arg's modes, as listed; 0 or the step that failed. */
@@ -405,11 +421,138 @@ TEST_F_TIMEOUT(setid, concurrent, 120)
 	free(after);
 }
 
+/*
+ * Every mode that makes a set-user-ID program, or a set-group-ID one its
+ * group may execute, is refused, by chmod() and at creation; the others,
+ * set-group-ID without group execute (mandatory locking) among them, pass.
+ */
+TEST_F(setid, modes_in_jail)
+{
+	static const mode_t refused[] = {
+		04000, 04100, 04111, 04700, 04711, 04755, 06000, 06711, 06755, 02010, 02070, 02710,
+		02711, 02750, 07777,
+	};
+	static const mode_t allowed[] = { 0755, 0777, 01777, 02000, 02644, 02604, 02707, 01755 };
+	char name[32];
+	size_t i;
+
+	ASSERT_EQ(0, jail_self());
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		EXPECT_EQ(EPERM, ERRNO_OF(chmod(PROG, refused[i]))) TH_LOG("chmod %04o", refused[i]);
+		EXPECT_EQ(0755, mode_of(PROG)) TH_LOG("after chmod %04o", refused[i]);
+		snprintf(name, sizeof(name), "/m%04o", refused[i]);
+		unlink(name);
+		EXPECT_EQ(EPERM, ERRNO_OF(mknod(name, S_IFREG | refused[i], 0)))
+			TH_LOG("mknod %04o", refused[i]);
+	}
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+		EXPECT_EQ(0, chmod(PROG, allowed[i])) TH_LOG("chmod %04o", allowed[i]);
+		EXPECT_EQ(allowed[i], mode_of(PROG));
+	}
+	EXPECT_EQ(0, chmod(PROG, 0755));
+}
+
+/* O_TMPFILE makes a file with no name, to link in later: no mknod hook on that route */
+TEST_F(setid, tmpfile_in_jail)
+{
+	long before = denials_of("setid");
+	int fd;
+
+	ASSERT_EQ(0, jail_self());
+	unlink("/tmp/linked");
+	EXPECT_EQ(EPERM, ERRNO_OF(open("/tmp", O_TMPFILE | O_WRONLY, 04755))) TH_LOG("made set-uid");
+	fd = open("/tmp", O_TMPFILE | O_WRONLY, 0755);
+	ASSERT_LE(0, fd) TH_LOG("an O_TMPFILE: %s", strerror(errno));
+	EXPECT_EQ(EPERM, ERRNO_OF(fchmod(fd, 04755))) TH_LOG("made set-uid by fchmod");
+	EXPECT_EQ(0, linkat(fd, "", AT_FDCWD, "/tmp/linked", AT_EMPTY_PATH))
+		TH_LOG("an ordinary O_TMPFILE, linked in: %s", strerror(errno));
+	EXPECT_EQ(0755, mode_of("/tmp/linked"));
+	EXPECT_EQ(before + 2, denials_of("setid"));
+}
+
+/*
+ * A set-id program that a jailed root rewrites stays set-id when the kernel
+ * does not strip the bits: through a shared mapping, or with CAP_FSETID.
+ */
+TEST_F(setid, rewrite_in_jail)
+{
+	long before = denials_of("setid");
+
+	ASSERT_EQ(0, jail_self());
+	EXPECT_EQ(EPERM, ERRNO_OF(open(SUID_INSIDE, O_WRONLY)));
+	EXPECT_EQ(EPERM, ERRNO_OF(open(SUID_INSIDE, O_RDWR)));
+	EXPECT_EQ(EPERM, ERRNO_OF(open(SUID_INSIDE, O_WRONLY | O_TRUNC)));
+	EXPECT_EQ(04755, mode_of(SUID_INSIDE));
+	EXPECT_EQ(before + 3, denials_of("setid"));
+	/* truncate() strips the bits: a jailed root has no CAP_FSETID */
+	EXPECT_EQ(0, truncate(SUID_INSIDE, 0)) TH_LOG("truncate: %s", strerror(errno));
+	EXPECT_EQ(0755, mode_of(SUID_INSIDE)) TH_LOG("truncated, still set-uid");
+	/* an ordinary program, as before */
+	EXPECT_LE(0, open(PROG, O_WRONLY | O_APPEND));
+}
+
+/* chown() keeps a set-group-ID bit when the new group is one of the caller's */
+TEST_F(setid, chown_in_jail)
+{
+	long before = denials_of("setid");
+	struct stat st;
+
+	ASSERT_EQ(0, jail_self());
+	EXPECT_EQ(EPERM, ERRNO_OF(chown(SGID_USER, -1, 0))) TH_LOG("to group root");
+	EXPECT_EQ(EPERM, ERRNO_OF(chown(SGID_USER, 0, 0)));
+	EXPECT_EQ(EPERM, ERRNO_OF(chown(SUID_INSIDE, 1000, 1000)));
+	ASSERT_EQ(0, stat(SGID_USER, &st));
+	EXPECT_EQ(1000, st.st_gid);
+	EXPECT_EQ(02755, st.st_mode & 07777);
+	EXPECT_EQ(before + 3, denials_of("setid"));
+	/* ordinary files, as before */
+	EXPECT_EQ(0, chown(PROG, 1000, 1000));
+	EXPECT_EQ(0, chown(PROG, 0, 0));
+}
+
+/* An access ACL entry, as setxattr() takes it */
+struct acl_entry {
+	uint16_t tag, perm;
+	uint32_t id;
+};
+#define ACL_ANY		((uint32_t)-1)
+
+/* file capabilities, and ACLs that let others execute a set-id file */
+TEST_F(setid, xattr_in_jail)
+{
+	struct {
+		uint32_t magic_etc;
+		struct { uint32_t permitted, inheritable; } data[2];
+	} caps = { VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE, { { 1U << CAP_SETUID, 0 } } };
+	/* user::rwx user:1000:r-x group::r-x mask::r-x other::r-x */
+	struct { uint32_t version; struct acl_entry entry[5]; } user_exec = {
+		2, { { 0x01, 7, ACL_ANY }, { 0x02, 5, 1000 }, { 0x04, 5, ACL_ANY },
+		     { 0x10, 5, ACL_ANY }, { 0x20, 5, ACL_ANY } } };
+	/* user::rwx group::r-x other::r-x */
+	struct { uint32_t version; struct acl_entry entry[3]; } plain = {
+		2, { { 0x01, 7, ACL_ANY }, { 0x04, 5, ACL_ANY }, { 0x20, 5, ACL_ANY } } };
+	long before = denials_of("setid");
+
+	ASSERT_EQ(0, jail_self());
+	/* vfs_setxattr() asks for CAP_SETFCAP first: lab 03's capability rule */
+	EXPECT_EQ(EPERM, ERRNO_OF(setxattr(PROG, "security.capability", &caps, sizeof(caps), 0)))
+		TH_LOG("file capabilities");
+	EXPECT_EQ(EPERM, ERRNO_OF(setxattr(SGID_USER, "system.posix_acl_access", &user_exec,
+					   sizeof(user_exec), 0)))
+		TH_LOG("an ACL on a set-group-ID file");
+	EXPECT_EQ(before + 1, denials_of("setid"));
+	/* an ACL on an ordinary file, as before */
+	EXPECT_EQ(0, setxattr(PROG, "system.posix_acl_access", &user_exec, sizeof(user_exec), 0))
+		TH_LOG("ACL: %s", strerror(errno));
+	EXPECT_EQ(0, setxattr(PROG, "system.posix_acl_access", &plain, sizeof(plain), 0));
+}
+
 /* suidplant tries each way and prints "WAY PLANTED ..." or "WAY REFUSED ..." */
 TEST_F(setid, program_suidplant)
 {
 	static const char *const ways[] = {
 		"chmod", "fchmod", "fchmodat", "creat", "open", "mknod", "mkdir", "rename", "link",
+		"tmpfile", "rewrite", "chown", "setcap",
 	};
 	char *argv[] = { "/lab/suidplant", NULL };
 	char line[512], name[32], verdict[16];
@@ -433,7 +576,7 @@ TEST_F(setid, program_suidplant)
 	}
 	EXPECT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) TH_LOG("suidplant's status");
-	EXPECT_EQ(9, refused) TH_LOG("ways reported REFUSED");
+	EXPECT_EQ(13, refused) TH_LOG("ways reported REFUSED");
 	EXPECT_LE(3, log_lines) TH_LOG("the log it prints has its three chmods");
 }
 

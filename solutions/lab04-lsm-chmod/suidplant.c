@@ -4,8 +4,10 @@
  *
  *   suidplant
  *
- * Run as root.  It builds a jail in WORKDIR/jail holding a program, and
- * puts a set-user-ID program next to it, outside.  For each way, a child
+ * Run as root.  It builds a jail in WORKDIR/jail holding a program, a
+ * set-user-ID program and one set-group-ID to a user's group, as an
+ * administrator might leave them, and puts a set-user-ID program next to
+ * the jail, outside.  For each way, a child
  * enters the jail as busybox chroot does and tries; the result is judged by
  * the file it leaves, not by the call's return:
  *
@@ -23,8 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
+#include <linux/capability.h>
 
 #define WORKDIR		"/tmp/suidplant"
 #define JAIL		WORKDIR "/jail"
@@ -113,6 +118,60 @@ static int try_link(void)
 		     linkat(outside_dir, OUTSIDE_SUID, AT_FDCWD, "/made", 0), "/made");
 }
 
+/* a file made with no name, set-user-ID, then linked in */
+static int try_tmpfile(void)
+{
+	int fd = open("/", O_TMPFILE | O_WRONLY, 04755);
+
+	if (fd >= 0 && linkat(fd, "", AT_FDCWD, "/made", AT_EMPTY_PATH))
+		fd = -1;
+	return judge("tmpfile", "open(O_TMPFILE, 04755), linkat()", fd, "/made");
+}
+
+/* rewrite the set-user-ID program through a shared mapping: no write() to strip the bit */
+static int try_rewrite(void)
+{
+	int fd = open("/suid", O_RDWR);
+	struct stat st;
+	char *map;
+
+	if (fd < 0 || fstat(fd, &st))
+		return judge("rewrite", "open(\"/suid\", O_RDWR)", -1, "/nothing");
+	map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return judge("rewrite", "mmap(\"/suid\")", -1, "/nothing");
+	memcpy(map, "#!/bin/sh\nsh\n", 13);
+	munmap(map, st.st_size);
+	return judge("rewrite", "open(\"/suid\", O_RDWR) and a shared mapping", 0, "/suid");
+}
+
+/* chown() keeps set-group-ID when the new group is one of the caller's */
+static int try_chown(void)
+{
+	struct stat st;
+	int rc = chown("/sgid", -1, 0);
+
+	if (!rc && !stat("/sgid", &st) && st.st_gid == 0)
+		return judge("chown", "chown(\"/sgid\", -1, 0)", rc, "/sgid");
+	return judge("chown", "chown(\"/sgid\", -1, 0)", -1, "/nothing");
+}
+
+/* file capabilities: a program that gets CAP_SETUID when run */
+static int try_setcap(void)
+{
+	struct {
+		unsigned int magic_etc;
+		struct { unsigned int permitted, inheritable; } data[2];
+	} caps = { VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE, { { 1U << CAP_SETUID, 0 } } };
+	int rc = setxattr("/prog", "security.capability", &caps, sizeof(caps), 0);
+
+	if (!rc) {
+		printf("%-8s PLANTED /prog has file capabilities (CAP_SETUID)\n", "setcap");
+		return 1;
+	}
+	return judge("setcap", "setxattr(\"/prog\", \"security.capability\")", rc, "/nothing");
+}
+
 static const struct way {
 	const char *name;
 	int (*try)(void);
@@ -126,6 +185,10 @@ static const struct way {
 	{ "mkdir", try_mkdir },
 	{ "rename", try_rename },
 	{ "link", try_link },
+	{ "tmpfile", try_tmpfile },
+	{ "rewrite", try_rewrite },
+	{ "chown", try_chown },
+	{ "setcap", try_setcap },
 };
 
 static int put_program(const char *path, mode_t mode)
@@ -147,7 +210,10 @@ static int reset(void)
 {
 	unlink(JAIL "/made");
 	rmdir(JAIL "/made");
-	return put_program(JAIL "/prog", 0755) ||
+	return put_program(JAIL "/prog", 0755) || (removexattr(JAIL "/prog", "security.capability") && errno != ENODATA) ||
+	       put_program(JAIL "/suid", 04755) ||
+	       put_program(JAIL "/sgid", 02755) || chown(JAIL "/sgid", 1000, 1000) ||
+	       chmod(JAIL "/sgid", 02755) ||
 	       put_program(WORKDIR "/" OUTSIDE_SUID, 04755) ? -1 : 0;
 }
 
