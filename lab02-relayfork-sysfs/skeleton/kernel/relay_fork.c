@@ -50,26 +50,57 @@ static int relayfork_parse(const char *buf, int *nr)
 	return -EINVAL;
 }
 
-/* TODO 2: the listener list, held by struct pid; helpers to unlink, prune, find, clear */
+struct relayfork_listener {
+	struct list_head node;
+	struct pid *pid;
+	struct rcu_head rcu;
+};
+
+static LIST_HEAD(listeners);
+static unsigned int nr_listeners;
+/* Serialises changes to @listeners and @nr_listeners. */
+static DEFINE_MUTEX(listeners_lock);
+
+/* TODO 2: relayfork_del(): unlink now; free it and its pid reference after a grace period */
+
+/* Drop the listeners whose process has exited.  Under listeners_lock. */
+static void relayfork_prune(void)
+{
+	/* TODO 3: a listener whose process has exited goes */
+}
+
+/* The listener whose pid is @nr in the caller's namespace, or NULL. */
+static struct relayfork_listener *relayfork_find(pid_t nr)
+{
+	/* TODO 4: @nr is a number in the caller's pid namespace */
+	return NULL;
+}
+
+/* Unregister everyone: module exit, once no fork walks the list any more. */
+static void relayfork_clear(void)
+{
+	/* TODO 5: every listener unlinked, under the lock */
+}
 
 /* Register the process @nr: 0, -ESRCH, -EEXIST, -ENOSPC or -ENOMEM. */
 static int relayfork_add(pid_t nr)
 {
-	/* TODO 3: hold a struct pid reference of a live process, not its number */
+	/* TODO 6: hold a struct pid reference of a live process, not its number */
+	/* TODO 7: under the lock: no duplicate, no more than the limit; else undo */
 	return -ENOSYS;
 }
 
 /* Unregister the process @nr: 0 or -ENOENT. */
 static int relayfork_remove(pid_t nr)
 {
-	/* TODO 4: forks may be walking the list: unlink, free after a grace period */
+	/* TODO 8: forks may be walking the list: unlink, free after a grace period */
 	return -ENOSYS;
 }
 
 static ssize_t processes_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
-	/* TODO 5: the live listeners as the reader's namespace numbers them, one line */
+	/* TODO 9: the live listeners as the reader's namespace numbers them, one line */
 	return sysfs_emit(buf, "\n");
 }
 
@@ -97,7 +128,7 @@ static ssize_t signal_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t signal_store(struct kobject *kobj, struct kobj_attribute *attr,
 			    const char *buf, size_t count)
 {
-	/* TODO 6: any real-time signal, bounds included; anything else -EINVAL */
+	/* TODO 10: any real-time signal, bounds included; anything else -EINVAL */
 	return -ENOSYS;
 }
 
@@ -107,7 +138,7 @@ static ssize_t signal_store(struct kobject *kobj, struct kobj_attribute *attr,
  */
 static void relayfork_fork(struct task_struct *parent, struct task_struct *child)
 {
-	/* TODO 7: signal each live listener's process; pids as its namespace sees them */
+	/* TODO 11: signal each live listener's process; pids as its namespace sees them */
 }
 
 static struct fork_hook relayfork_hook = {
@@ -137,7 +168,7 @@ static const struct attribute_group relayfork_group = {
  */
 static void relayfork_remove_files(void)
 {
-	/* TODO 9: the files go now, whoever still holds the kobject; then our reference */
+	/* TODO 13: the files go now, whoever still holds the kobject; then our reference */
 }
 
 static int __init relayfork_init(void)
@@ -159,7 +190,7 @@ static void __exit relayfork_exit(void)
 {
 	relayfork_remove_files();
 	fork_hook_unregister(&relayfork_hook);
-	/* TODO 8: no fork sees the list now: empty it, and wait for the frees queued */
+	/* TODO 12: no fork sees the list now: empty it, and wait for the frees queued */
 }
 
 module_init(relayfork_init);
