@@ -8,6 +8,7 @@
  */
 #include "jail.h"
 
+#include <dirent.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <sys/xattr.h>
 
 static const char *const rules[] = {
 	"chroot", "chdir", "open", "mount", "mknod", "pivot_root", "ptrace", "signal",
@@ -32,10 +34,11 @@ static const char *const rules[] = {
 #define NR_RULES	(sizeof(rules) / sizeof(rules[0]))
 
 /*
- * A child that waits for EOF on a pipe: it lives until *@fd is closed.  A
- * @jailed one is in the jail when this returns: it says so on the pipe.
+ * A child that runs @setup(@arg), if given, tells its parent it has, then
+ * waits for EOF on a pipe: it lives, set up, until *@fd is closed; -1 if
+ * the setup failed.
  */
-static pid_t waiting_child(int *fd, int jailed)
+static pid_t helper_child(int *fd, int (*setup)(const void *), const void *arg)
 {
 	int down[2], up[2];
 	char c;
@@ -47,7 +50,7 @@ static pid_t waiting_child(int *fd, int jailed)
 	if (pid == 0) {
 		close(down[1]);
 		close(up[0]);
-		if (jailed && jail_self())
+		if (setup && setup(arg))
 			_exit(1);
 		if (write(up[1], "j", 1) != 1)
 			_exit(1);
@@ -62,6 +65,17 @@ static pid_t waiting_child(int *fd, int jailed)
 	close(up[0]);
 	*fd = down[1];
 	return pid;
+}
+
+static int enter_jail(const void *unused)
+{
+	return jail_self();
+}
+
+/* A child outside the jail, or in it if @jailed, that lives until *@fd is closed. */
+static pid_t waiting_child(int *fd, int jailed)
+{
+	return helper_child(fd, jailed ? enter_jail : NULL, NULL);
 }
 
 /* Each rule's count in the denials file; 0 or -1. */
@@ -295,10 +309,12 @@ TEST_F(jail, fchdir_outside)
 {
 	int fd = open("/", O_RDONLY | O_DIRECTORY);
 	int path_fd = open("/", O_PATH | O_DIRECTORY);
+	int other_fs = open("/sys/kernel/security", O_RDONLY | O_DIRECTORY);
 	char cwd[64];
 
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, path_fd);
+	ASSERT_LE(0, other_fs);
 	ASSERT_EQ(0, jail_self());
 	EXPECT_EQ(EPERM, ERRNO_OF(fchdir(fd)));
 	EXPECT_EQ(EPERM, ERRNO_OF(fchdir(path_fd))) TH_LOG("an O_PATH fd is a way out too");
@@ -308,6 +324,9 @@ TEST_F(jail, fchdir_outside)
 	/* a directory inside is fine, by fd too */
 	EXPECT_EQ(0, chdir("/bin"));
 	EXPECT_EQ(0, chdir(".."));
+	/* the limit: the chdir rule sees an inode, and judges only the jail's filesystem */
+	EXPECT_EQ(0, fchdir(other_fs)) TH_LOG("another filesystem is now judged: update the lesson");
+	EXPECT_EQ(EPERM, ERRNO_OF(open("chrootjail/denials", O_RDONLY))) TH_LOG("the open rule");
 }
 
 TEST_F(jail, openat_outside)
@@ -450,8 +469,23 @@ TEST_F(jail, ordinary_work)
 TEST_F(jail, unjailed_unaffected)
 {
 	int keep, status, fd;
-	pid_t jailed = waiting_child(&keep, 1);
+	sigset_t chld;
+	siginfo_t si;
+	pid_t jailed;
 
+	/* a jailed child's exit signals its parent outside: the parent chose the signal */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &chld, NULL));
+	jailed = waiting_child(&keep, 1);
+	ASSERT_LT(0, jailed);
+	close(keep);
+	EXPECT_EQ(SIGCHLD, sigwaitinfo(&chld, &si)) TH_LOG("no SIGCHLD from the jailed child");
+	EXPECT_EQ(jailed, si.si_pid);
+	EXPECT_EQ(jailed, waitpid(jailed, &status, 0));
+	ASSERT_EQ(0, sigprocmask(SIG_UNBLOCK, &chld, NULL));
+
+	jailed = waiting_child(&keep, 1);
 	ASSERT_LT(0, jailed);
 	/* an unjailed process may signal and trace the jailed */
 	EXPECT_EQ(0, kill(jailed, 0)) TH_LOG("kill: %s", strerror(errno));
@@ -557,14 +591,21 @@ TEST_F(jail, thread_in_jail)
 	EXPECT_EQ(out.pid, waitpid(out.pid, &status, 0));
 }
 
+/* An access ACL as setxattr() takes it: only the owner may read and write. */
+static const struct {
+	uint32_t version;
+	struct { uint16_t tag, perm; uint32_t id; } entry[3];
+} owner_only_acl = { 2, { { 0x01, 6, -1 }, { 0x04, 0, -1 }, { 0x20, 0, -1 } } };
+
 TEST_F(jail, path_outside)
 {
-	int dir = open("/", O_PATH | O_DIRECTORY);
+	int dir = open("/", O_PATH | O_DIRECTORY), file = open(OUTSIDE, O_RDONLY);
 	long before = denials_of("path");
 	struct stat st;
 	int mfd;
 
 	ASSERT_LE(0, dir);
+	ASSERT_LE(0, file);
 	ASSERT_EQ(0, jail_self());
 	EXPECT_EQ(EPERM, ERRNO_OF(mkdirat(dir, "jailed-dir", 0755)));
 	EXPECT_EQ(EPERM, ERRNO_OF(mknodat(dir, "jailed-fifo", S_IFIFO | 0600, 0)));
@@ -573,13 +614,18 @@ TEST_F(jail, path_outside)
 	EXPECT_EQ(EPERM, ERRNO_OF(unlinkat(dir, "jail", AT_REMOVEDIR)));
 	EXPECT_EQ(EPERM, ERRNO_OF(fchmodat(dir, OUTSIDE + 1, 0666, 0)));
 	EXPECT_EQ(EPERM, ERRNO_OF(fchownat(dir, OUTSIDE + 1, 65534, 65534, 0)));
-	EXPECT_EQ(before + 7, denials_of("path"));
+	EXPECT_EQ(EPERM, ERRNO_OF(fchmod(file, 0600))) TH_LOG("a file's fd from before");
+	EXPECT_EQ(before + 8, denials_of("path"));
 	ASSERT_EQ(0, fstatat(dir, OUTSIDE + 1, &st, 0));
 	EXPECT_EQ(S_IFREG | 0644, st.st_mode) TH_LOG("the outside file's mode changed");
 	EXPECT_EQ(0, st.st_uid) TH_LOG("the outside file's owner changed");
 	EXPECT_EQ(ENOENT, ERRNO_OF(fstatat(dir, "jailed-dir", &st, 0)));
 	/* the limit: utimensat() and the xattr calls get a dentry, no path */
 	EXPECT_EQ(0, utimensat(dir, OUTSIDE + 1, NULL, 0)) TH_LOG("times are now judged: update the lesson");
+	EXPECT_EQ(0, fsetxattr(file, "system.posix_acl_access", &owner_only_acl,
+			       sizeof(owner_only_acl), 0)) TH_LOG("ACL: %s", strerror(errno));
+	ASSERT_EQ(0, fstat(file, &st));
+	EXPECT_EQ(S_IFREG | 0600, st.st_mode) TH_LOG("an ACL no longer changes the mode: update the lesson");
 	/* the jail's own files, and a memfd (no tree), as before */
 	EXPECT_EQ(0, mkdir("/tmp/jailed-dir", 0755));
 	EXPECT_EQ(0, rmdir("/tmp/jailed-dir"));
@@ -650,7 +696,7 @@ TEST_F(jail, sigio_outside)
 TEST_F(jail, task_outside)
 {
 	long before = denials_of("task");
-	struct rlimit low = { 64, 64 };
+	struct rlimit low = { 64, 64 }, seen;
 	struct sched_param prio = { 0 };
 	int keep, status;
 	pid_t outside = waiting_child(&keep, 0);
@@ -668,6 +714,8 @@ TEST_F(jail, task_outside)
 	EXPECT_EQ(EPERM, ERRNO_OF(getpgid(outside)));
 	EXPECT_EQ(EPERM, ERRNO_OF(getsid(outside)));
 	EXPECT_EQ(before + 7, denials_of("task"));
+	/* the limit: reading limits asks a hook that gets credentials, not the task */
+	EXPECT_EQ(0, prlimit(outside, RLIMIT_NOFILE, NULL, &seen)) TH_LOG("update the lesson");
 	/* itself, as before */
 	EXPECT_EQ(0, setpriority(PRIO_PROCESS, 0, 1));
 	EXPECT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
@@ -685,6 +733,30 @@ static int proc_in_jail(void)
 	if (mkdir(JAIL "/proc", 0755) && errno != EEXIST)
 		return -1;
 	return mount("proc", JAIL "/proc", "proc", 0, NULL);
+}
+
+/* Whether /proc lists @pid. */
+static bool proc_lists(pid_t pid)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *d;
+	bool found = false;
+
+	while (proc && !found && (d = readdir(proc)))
+		found = atoi(d->d_name) == pid;
+	if (proc)
+		closedir(proc);
+	return found;
+}
+
+/* The pid of a child that has exited and been reaped: a pid no process has. */
+static pid_t reaped_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	return pid > 0 && waitpid(pid, NULL, 0) == pid ? pid : -1;
 }
 
 /* Open /proc/@pid/@name with @flags; errno, or 0 if it opened. */
@@ -706,13 +778,14 @@ TEST_F(jail, proc_outside)
 	long ptrace = denials_of("ptrace"), task = denials_of("task"), sysctl = denials_of("sysctl");
 	int keep, status, pidfd;
 	char path[64], buf[64];
-	pid_t outside;
+	pid_t outside, gone = reaped_pid();
 
 	ASSERT_EQ(0, proc_in_jail()) TH_LOG("cannot mount proc in the jail: %s", strerror(errno));
 	outside = waiting_child(&keep, 0);
 	ASSERT_LT(0, outside);
 	pidfd = syscall(SYS_pidfd_open, outside, 0);
 	ASSERT_LE(0, pidfd);
+	ASSERT_LT(0, gone);
 	ASSERT_EQ(0, jail_self());
 	snprintf(path, sizeof(path), "/proc/%d/root", outside);
 	EXPECT_EQ(EACCES, ERRNO_OF(readlink(path, buf, sizeof(buf)))) TH_LOG("%s", path);
@@ -731,6 +804,13 @@ TEST_F(jail, proc_outside)
 	EXPECT_EQ(0, proc_open(getpid(), "environ", O_RDONLY));
 	EXPECT_EQ(1, readlink("/proc/self/root", buf, sizeof(buf)));
 	EXPECT_LT(0, read_file("/proc/sys/kernel/hostname", buf, sizeof(buf)));
+	/* the limits: what a jail can still learn of a process outside */
+	EXPECT_TRUE(proc_lists(outside)) TH_LOG("/proc lists every process");
+	EXPECT_EQ(0, proc_open(outside, "status", O_RDONLY)) TH_LOG("its status is readable");
+	EXPECT_EQ(EPERM, ERRNO_OF(kill(outside, 0))) TH_LOG("EPERM: it exists");
+	EXPECT_EQ(ESRCH, ERRNO_OF(kill(gone, 0))) TH_LOG("ESRCH: it does not");
+	pidfd = syscall(SYS_pidfd_open, outside, 0);
+	EXPECT_LE(0, pidfd) TH_LOG("pidfd_open() asks no hook");
 	close(keep);
 	EXPECT_EQ(outside, waitpid(outside, &status, 0));
 }
@@ -780,53 +860,77 @@ TEST_F(jail, ipc_outside)
 	EXPECT_EQ(0, semctl(id[2], 0, IPC_RMID));
 }
 
-/* A unix socket of @type bound to @name ('@' first: abstract) by a process outside. */
-static pid_t unix_peer(const char *name, int type, int *keep)
+/* A unix address: @name, or an abstract one if it starts with '@'; its length. */
+static socklen_t unix_address(struct sockaddr_un *addr, const char *name)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	socklen_t len = offsetof(struct sockaddr_un, sun_path) + strlen(name);
-	int down[2], up[2];
-	char c;
-	pid_t pid;
-
-	strncpy(addr.sun_path, name, sizeof(addr.sun_path) - 1);
+	memset(addr, 0, sizeof(*addr));
+	addr->sun_family = AF_UNIX;
+	strncpy(addr->sun_path, name, sizeof(addr->sun_path) - 1);
 	if (name[0] == '@')
-		addr.sun_path[0] = '\0';
-	else
-		unlink(name);
-	if (pipe(down) || pipe(up))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		int s = socket(AF_UNIX, type, 0);
+		addr->sun_path[0] = '\0';
+	return offsetof(struct sockaddr_un, sun_path) + strlen(name);
+}
 
-		close(down[1]);
-		if (s < 0 || bind(s, (struct sockaddr *)&addr, len) ||
-		    (type == SOCK_STREAM && listen(s, 8)) || write(up[1], "j", 1) != 1)
-			_exit(1);
-		while (read(down[0], &c, 1) > 0)
-			;
-		_exit(0);
-	}
-	close(down[0]);
-	close(up[1]);
-	if (pid > 0 && read(up[0], &c, 1) != 1)
-		pid = -1;
-	close(up[0]);
-	*keep = down[1];
-	return pid;
+struct unix_peer {
+	const char *name;
+	int type;
+};
+
+/* In a helper child: bind (and listen on) the socket the child keeps open. */
+static int unix_bind(const void *arg)
+{
+	const struct unix_peer *peer = arg;
+	struct sockaddr_un addr;
+	socklen_t len = unix_address(&addr, peer->name);
+	int s = socket(AF_UNIX, peer->type, 0);
+
+	if (s < 0 || bind(s, (struct sockaddr *)&addr, len))
+		return -1;
+	return peer->type == SOCK_STREAM ? listen(s, 8) : 0;
+}
+
+/* Send @fd over the socket @s; 0 or -1. */
+static int send_fd(int s, int fd)
+{
+	char data = 'f', ctl[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { &data, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	return sendmsg(s, &msg, 0) == 1 ? 0 : -1;
+}
+
+/* The descriptor that came over the socket @s, or -1. */
+static int recv_fd(int s)
+{
+	char data, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &data, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(s, &msg, 0) != 1)
+		return -1;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
 }
 
 /* connect() a new socket of @type to @name ('@': abstract); errno or 0 */
 static int unix_connect(const char *name, int type)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	socklen_t len = offsetof(struct sockaddr_un, sun_path) + strlen(name);
+	struct sockaddr_un addr;
+	socklen_t len = unix_address(&addr, name);
 	int s = socket(AF_UNIX, type, 0), err;
 
-	strncpy(addr.sun_path, name, sizeof(addr.sun_path) - 1);
-	if (name[0] == '@')
-		addr.sun_path[0] = '\0';
 	err = s < 0 || connect(s, (struct sockaddr *)&addr, len) ? errno : 0;
 	if (s >= 0)
 		close(s);
@@ -835,20 +939,28 @@ static int unix_connect(const char *name, int type)
 
 TEST_F(jail, unix_outside)
 {
-	static const char *const peers[][2] = {
-		{ "@chrootjail-stream", "s" }, { "@chrootjail-dgram", "d" },
-		{ "/outside-sock", "s" }, { JAIL "/tmp/shared-sock", "s" },
+	static const struct unix_peer peers[] = {
+		{ "@chrootjail-stream", SOCK_STREAM }, { "@chrootjail-dgram", SOCK_DGRAM },
+		{ "/outside-sock", SOCK_STREAM }, { JAIL "/tmp/shared-sock", SOCK_STREAM },
 	};
-	int keep[4], path_fd, pair[2], i;
+	int keep[4], path_fd, pair[2], carrier[2], secret, i;
 	long before = denials_of("unix");
-	char via[64], c;
+	char via[64], buf[16], c;
 
 	ASSERT_EQ(0, proc_in_jail());
-	for (i = 0; i < 4; i++)
-		ASSERT_LT(0, unix_peer(peers[i][0], peers[i][1][0] == 's' ? SOCK_STREAM : SOCK_DGRAM,
-				       &keep[i]));
+	for (i = 0; i < 4; i++) {
+		if (peers[i].name[0] == '/')
+			unlink(peers[i].name);
+		ASSERT_LT(0, helper_child(&keep[i], unix_bind, &peers[i])) TH_LOG("%s", peers[i].name);
+	}
 	path_fd = open("/outside-sock", O_PATH);
 	ASSERT_LE(0, path_fd);
+	/* a file from outside, in flight when the receiver enters the jail */
+	secret = open(OUTSIDE, O_RDONLY);
+	ASSERT_LE(0, secret);
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, carrier));
+	ASSERT_EQ(0, send_fd(carrier[1], secret));
+	close(secret);
 	ASSERT_EQ(0, jail_self());
 	EXPECT_EQ(EPERM, unix_connect("@chrootjail-stream", SOCK_STREAM)) TH_LOG("abstract, stream");
 	EXPECT_EQ(EPERM, unix_connect("@chrootjail-dgram", SOCK_DGRAM)) TH_LOG("abstract, datagram");
@@ -860,6 +972,10 @@ TEST_F(jail, unix_outside)
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, pair));
 	EXPECT_EQ(1, send(pair[0], "x", 1, 0));
 	EXPECT_EQ(1, recv(pair[1], &c, 1, 0));
+	/* the module trusts what the outside hands in (socket activation does) */
+	secret = recv_fd(carrier[0]);
+	EXPECT_LE(0, secret) TH_LOG("a descriptor sent from outside");
+	EXPECT_EQ(8, read(secret, buf, sizeof(buf))) TH_LOG("reading it: %s", strerror(errno));
 	for (i = 0; i < 4; i++)
 		close(keep[i]);
 }

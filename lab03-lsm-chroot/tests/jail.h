@@ -45,7 +45,8 @@ static inline int make_jail(void)
 	    (mkdir(JAIL "/bin", 0755) && errno != EEXIST) ||
 	    (mkdir(JAIL "/tmp", 0755) && errno != EEXIST) ||
 	    (link("/bin/busybox", JAIL "/bin/busybox") && errno != EEXIST) ||
-	    put_file(JAIL "/inside", "inside\n") || put_file(OUTSIDE, "outside\n"))
+	    put_file(JAIL "/inside", "inside\n") || put_file(OUTSIDE, "outside\n") ||
+	    chmod(OUTSIDE, 0644))
 		return -1;
 	if (stat(JAIL, &jail) || stat(JAIL "/tmp", &tmp))
 		return -1;
