@@ -13,6 +13,7 @@ help:
 	@echo "  make debug       boot it stopped, waiting for gdb on port $(GDB_PORT)"
 	@echo "  make gdb         attach gdb (scripts/gdb helpers loaded) to 'make debug'"
 	@echo "  make tmux        'make debug' and 'make gdb' side by side in tmux"
+	@echo "  make gdb-labN    the lesson's guided gdb session, scripted, on your kernel"
 	@echo "  make labN        start lab N in $(KSRC): branch labN, skeleton applied, tag labN-start (OWN=1: on your own earlier labs)"
 	@echo "  make check-labN  grade your lab N: build, boot, run its tests; Score: X/Y"
 	@echo "                   T=\"one_listener storm\": only those tests (and no kmemleak scan)"

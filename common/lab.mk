@@ -37,7 +37,7 @@ LAB_UPTO_$(2) := $$(LAB_UPTO) $(1)
 LAB_UPTO := $$(LAB_UPTO_$(2))
 LAB_KCONFIG_$(2) := $$(KCONFIG) $$(wildcard $$(addsuffix /kconfig,$$(LAB_UPTO_$(2))))
 
-.PHONY: lab$(2) check-lab$(2) handin-lab$(2) grade-lab$(2)
+.PHONY: lab$(2) check-lab$(2) handin-lab$(2) grade-lab$(2) gdb-lab$(2)
 lab$(2): course-refs
 	@sh common/lab.sh start $(KSRC) $(2) $(1) \
 		$$(if $$(OWN),HEAD,refs/course/$(1)/base)
@@ -63,6 +63,14 @@ grade-lab$(2): course-refs $(GUEST_TOOLS)
 	@$(GUEST_ENV) sh common/grade.sh many $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
 		$(BUILD)/grade/$(1)-batch $(HANDINS) $$(LAB_KCONFIG_$(2))
 
+# The lesson's guided gdb session ($(1)/session.gdb), run on your kernel.
+gdb-lab$(2): | tree
+	@[ "$(CURRENT_LAB)" = $(2) ] || \
+		{ echo "gdb-lab$(2): your tree is on lab $(or $(CURRENT_LAB),none yet): run 'make lab$(2)' first"; exit 2; }
+	@$(MAKE) --no-print-directory -s kernel initramfs
+	@LESSON_CHECK=0 sh common/gdb-session.sh $(1) $(KOBJ) $(INITRAMFS) $(LOGS)/gdb-lab$(2).txt && \
+		echo "gdb-lab$(2): transcript in $(LOGS)/gdb-lab$(2).txt; compare it with the lesson's"
+
 check: check-lab$(2)
 endef
 $(foreach d,$(LABS),$(eval $(call lab_rules,$(d),$(call lab_num,$(d)))))
@@ -73,5 +81,5 @@ KCONFIG := $(LAB_KCONFIG_$(CURRENT_LAB))
 endif
 
 # A lab number that has no folder (yet).
-lab% check-lab% handin-lab% grade-lab%:
+lab% check-lab% handin-lab% grade-lab% gdb-lab%:
 	@echo "there is no lab $* here; the labs are: $(LABS)"; exit 2

@@ -6,6 +6,8 @@
 #
 # For each lab, in order, starting from the tag 'base':
 #   refs/course/LAB/base      where the lab starts: base + earlier solutions
+#   refs/course/LAB/marked    + solutions/LAB as written, TODO markers in
+#                               (make test builds the exercise steps from it)
 #   refs/course/LAB/solution  + solutions/LAB/*.patch, exercise programs
 #                               added under tools/labs/LAB/, TODO lines removed
 #   refs/course/LAB/skeleton  + one commit: the same with the TODO regions cut,
@@ -64,6 +66,7 @@ for labdir in "$@"; do
 			-m "The programs students complete and run in the guest for $lab."
 	fi
 	marked=$(g rev-parse HEAD)
+	g update-ref "refs/course/$lab/marked" "$marked"
 
 	# The solution: each commit replayed with its TODO lines dropped.
 	g checkout -q --detach "$start"

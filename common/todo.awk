@@ -2,6 +2,8 @@
 #
 #   awk -v mode=skeleton -f todo.awk FILE	keep each TODO line, drop the code it marks
 #   awk -v mode=solution -f todo.awk FILE	drop the TODO lines, keep the code
+#   awk -v mode=skeleton -v todos=1,2,5 ...	those TODOs done, the others not
+#						(a student's step: README's exercises)
 #
 # A marker is a comment line "TODO n: hint" (/* */, // or #).  It marks the
 # lines after it up to the first blank line or the first line indented less
@@ -24,7 +26,7 @@ function width(s,	i, c, w) {
 }
 
 /^[ \t]*\/\* stub: .* \*\/$/ {
-	if (mode == "skeleton") {
+	if (mode == "skeleton" && !done) {
 		sub(/\/\* stub: /, "")
 		sub(/ \*\/$/, "")
 		print
@@ -44,7 +46,9 @@ marking {
 		next
 }
 /^[ \t]*(\/\*|\/\/|#)[ \t]*TODO [0-9]+(\/[0-9]+)?:/ {
-	if (mode == "solution")
+	match($0, /TODO [0-9]+/)
+	done = index("," todos ",", "," substr($0, RSTART + 5, RLENGTH - 5) ",") > 0
+	if (mode == "solution" || done)
 		next
 	marking = 1
 	depth = width($0)

@@ -1,0 +1,48 @@
+#!/bin/sh
+# A lab's guided gdb session, run without a terminal: boot the kernel stopped,
+# the guest running the command the script's "# guest:" line names, run
+# LAB/session.gdb in gdb (each command echoed with a "+"), keep the
+# transcript, and check the lesson's copy of it.
+#
+#   gdb-session.sh LAB-DIR KOBJ INITRAMFS TRANSCRIPT
+#
+# The lesson's copy is the fenced block after the line "<!-- gdb-session -->"
+# in LAB/README.md: each of its lines must match a line of the transcript,
+# in order ("(gdb) CMD" is the echoed "+CMD"; "…" stands for anything).
+# Exit status: 0 the session ran and the lesson matches it.  LESSON_CHECK=0
+# (make gdb-labN, on a student's own kernel) only runs and prints it.
+set -u
+
+labdir=$1 kobj=$2 initramfs=$3 out=$4
+here=$(cd "$(dirname "$0")" && pwd)
+script=$labdir/session.gdb
+[ -r "$script" ] || { echo "gdb-session: $script not found" >&2; exit 2; }
+guest=$(sed -n 's/^# guest: //p' "$script")
+[ -n "$guest" ] || { echo "gdb-session: $script has no '# guest: COMMAND' line" >&2; exit 2; }
+for f in "$kobj/vmlinux" "$kobj/vmlinux-gdb.py" "$initramfs"; do
+	[ -r "$f" ] || { echo "gdb-session: $f not found: build the lab's kernel first" >&2; exit 2; }
+done
+mkdir -p "$(dirname "$out")"
+kobj=$(realpath "$kobj") script=$(realpath "$script")
+
+# one port per run: two lanes of make test may run sessions at once.  One
+# CPU: gdb's threads are QEMU's CPUs, and 'finish' or 'next' waits on the
+# CPU it started on, which a task that sleeps and wakes elsewhere leaves.
+port=$((20000 + $$ % 20000))
+SMP=1 sh "$here/qemu.sh" --timeout 300 --gdb "$port" --log "$out.console" \
+	"$kobj/arch/x86/boot/bzImage" "$initramfs" -- sh -c "$guest" 2>"$out.qemu-err" &
+qemu=$!
+# in KOBJ: lx-symbols looks for modules in gdb's directory
+timeout 280 gdb -q -batch -nx -cd "$kobj" -iex "add-auto-load-safe-path $kobj" \
+	-ex "source $kobj/vmlinux-gdb.py" -ex "set pagination off" -ex "set confirm off" \
+	-ex "set width 0" -ex "target remote 127.0.0.1:$port" -ex "set trace-commands on" \
+	-x "$script" "$kobj/vmlinux" </dev/null >"$out" 2>&1
+gdb_rc=$?
+# the script ends by detaching: the guest finishes its command and reboots
+wait "$qemu"
+qemu_rc=$?
+cat "$out"
+[ "$gdb_rc" -eq 0 ] || { echo "gdb-session: gdb exited $gdb_rc (transcript: $out)"; exit 1; }
+[ "$qemu_rc" -eq 0 ] ||
+	{ echo "gdb-session: the guest ended with $qemu_rc (console: $out.console)"; exit 1; }
+[ "${LESSON_CHECK:-1}" = 0 ] || python3 "$here/transcript.py" "$labdir/README.md" "$out"
