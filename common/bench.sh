@@ -5,7 +5,7 @@
 #   bench.sh full|short KERNEL-SOURCE-DIR TREE OUT-DIR REF FRAGMENT...
 #
 # Builds REF (the last lab's solution: every hook and module of the course)
-# in the worktree TREE (TREE/linux, TREE/obj) with the FRAGMENTs, boots it
+# in the worktree TREE (TREE/linux, its objects in TREE/linux/obj) with the FRAGMENTs, boots it
 # and runs common/bench/bench.c in it.  "full" boots it a second time with
 # lsm=capability, for the LSM loops without chrootjail, and builds and
 # boots the tag 'base' (no course code; in TREE-base, with the first
@@ -23,7 +23,7 @@ full) args="-r 7 -n 300 -s 10000 -l 2000" ;;
 short) args="-r 2 -n 20 -s 200 -l 100" ;;
 *) echo "bench: say full or short, not '$mode'" >&2; exit 2 ;;
 esac
-src=$tree/linux obj=$tree/obj
+src=$tree/linux obj=$tree/linux/obj
 mkdir -p "$out"
 rm -rf "$out/stage" "$out/mod"
 
@@ -82,12 +82,12 @@ if [ "$mode" = full ]; then
 		give_up "the lsm=capability run failed (log: $out/console-nolsm.log)"
 	step "kernel: base, without the course's code"
 	sh "$here/worktree.sh" "$ksrc" "$tree-base/linux" base || give_up "no worktree at base"
-	sh "$here/kernel.sh" "$tree-base/linux" "$tree-base/obj" "$out/base" "$1" ||
+	sh "$here/kernel.sh" "$tree-base/linux" "$tree-base/linux/obj" "$out/base" "$1" ||
 		give_up "the base kernel does not build (log: $out/base/kernel-build.log)"
 	step "guest: the fork costs on base"
 	# shellcheck disable=SC2086
 	$QEMU --timeout 600 --log "$out/console-base.log" --results "$out/results-base.txt" \
-		"$tree-base/obj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/bench/bench -B $args \
+		"$tree-base/linux/obj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/bench/bench -B $args \
 		2>>"$out/qemu.err" || give_up "the base run failed (log: $out/console-base.log)"
 fi
 

@@ -6,25 +6,27 @@
 #     every test able to fail; and the hand-in round trip, on the first lab.
 
 TEST_TREE := $(BUILD)/test/linux
-TEST_OBJ  := $(BUILD)/test/obj
+# Each object folder is the tree's obj/, so that lane 2's tree can start
+# from a copy of the base build (common/clone-obj.sh).
+TEST_OBJ  := $(TEST_TREE)/obj
 TEST_VARS := KSRC=$(TEST_TREE) KOBJ=$(TEST_OBJ) INITRAMFS=$(BUILD)/test/initramfs.cpio
 SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # Two lanes run at once: QEMU's TCG runs a guest in one host thread, so on
 # two cores one lane's guest runs while the other's kernel builds or boots.
 # Lane 1: the foundation, every lab's skeleton check (skel.sh rewrites the
-# course refs: one at a time), the odd labs, the hand-in round trip (which
-# one lab proves); lane 2, in trees of its own: the even labs, the short
-# bench (on the last lab's kernel, just built).  Measured, lane 2 with the
-# hand-in test ended 5 min after lane 1; without it, the two end closer.  The skeleton checks generate in
-# build/test/gen, not in the student's build/gen (a 'make lab3' meanwhile
-# collided on its index).
-LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution skeleton planted,common/labtest/$(t).sh@$(d)))
+# course refs: one at a time), the odd labs; lane 2, in a tree of its own:
+# the even labs, the short bench (on the last lab's kernel, just built),
+# the hand-in round trip (which one lab proves).  The skeleton checks
+# generate in build/test/gen, not in the student's build/gen (a 'make lab3'
+# meanwhile collided on its index).  Per lab: the solution, its gdb session
+# (on the kernel just built), the skeleton, the planted bugs, the steps of
+# the lesson's exercise table.
+LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution gdb skeleton planted steps,common/labtest/$(t).sh@$(d)))
 LANE_1    := $(filter-out %-bench.sh,$(SELFTESTS)) $(foreach d,$(LABS),common/labtest/skels.sh@$(d)) \
-	$(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2')) \
-	common/labtest/handin.sh@$(firstword $(LABS))
+	$(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2'))
 LANE_2    := $(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2 == 0')) \
-	$(filter %-bench.sh,$(SELFTESTS))
-LANE_2_VARS := TEST_TREE=$(BUILD)/test2/linux TEST_OBJ=$(BUILD)/test2/obj
+	$(filter %-bench.sh,$(SELFTESTS)) common/labtest/handin.sh@$(firstword $(LABS))
+LANE_2_VARS := TEST_TREE=$(BUILD)/test2/linux TEST_OBJ=$(BUILD)/test2/linux/obj
 # make test T="lab01 lab04": only the tests whose names contain one of the
 # words (developers).
 select     = $(if $(T),$(foreach x,$(1),$(if $(strip $(foreach t,$(T),$(findstring $(t),$(x)))),$(x))),$(1))
@@ -47,6 +49,8 @@ TEST_WORKTREES := $(TEST_TREE) $(BUILD)/test2/linux $(BUILD)/test/gen
 test-locked: course-refs $(GUEST_TOOLS)
 	@for t in $(TEST_WORKTREES); do sh common/worktree.sh $(KSRC) $$t base || exit 1; done
 	@$(MAKE) --no-print-directory -s kernel initramfs $(TEST_VARS) LOGS=$(BUILD)/test/logs
+	@[ -d $(BUILD)/test2/linux/obj ] || sh common/clone-obj.sh $(TEST_TREE) $(BUILD)/test2/linux || \
+		echo "test: lane 2 builds its kernel from scratch (clone-obj.sh failed)"
 	@echo "test: $(words $(LANE_1) $(LANE_2)) tests in two lanes (logs: $(LOGS)/selftest/)"
 	@rm -f $(LOGS)/selftest/*.counts $(LOGS)/selftest/times.tsv $(LOGS)/selftest/failures
 	@export $(TEST_VARS) BZIMAGE=$(TEST_OBJ)/arch/x86/boot/bzImage INITRAMFS=$(BUILD)/test/initramfs.cpio \

@@ -2,13 +2,13 @@
 # boots, the guest program measures every section, and bench.py makes the
 # table and the chart.  A relay storm of 200 forks loses nothing, and the
 # proc connector reports all 200 too.  It runs in the lane's test tree
-# (DIR/linux, DIR/obj), right after the last lab's tests: the same kernel
+# (DIR/linux, DIR/linux/obj), right after the last lab's tests: the same kernel
 # configuration, so only what those tests planted is rebuilt.
 # timeout: 1200
 . common/testlib.sh
 last=$(ls -d lab[0-9][0-9]-* | tail -n 1)
 tree=$(dirname "$TEST_TREE")
-[ "$TEST_OBJ" = "$tree/obj" ] || fail "TEST_OBJ=$TEST_OBJ is not beside TEST_TREE=$TEST_TREE"
+[ "$TEST_OBJ" = "$TEST_TREE/obj" ] || fail "TEST_OBJ=$TEST_OBJ is not TEST_TREE/obj ($TEST_TREE)"
 out=$LOGS/bench-short
 rm -rf "$out"
 # shellcheck disable=SC2046
