@@ -17,4 +17,4 @@ rm -rf "$to/obj.partial"
 cp -a "$from/obj" "$to/obj.partial"
 mv "$to/obj.partial" "$to/obj"
 MAKEFLAGS='' make -s -C "$to" O="$(realpath "$to/obj")" tools/objtool >/dev/null
-touch -r "$from/obj/tools/objtool/objtool" "$to/obj/tools/objtool/objtool"
+find "$to/obj/tools/objtool" -exec touch -h -r "$from/obj/tools/objtool/objtool" {} +
