@@ -38,12 +38,19 @@ start=$(date +%s)
 sh "$here/kernel.sh" "$src" "$obj" "$out" "$@" || give_up "the kernel does not build (log: $out/kernel-build.log)"
 build_s=$(($(date +%s) - start))
 
-# One-file rebuild: the fork hook, the heart of labs 01-02.
-touch "$src/kernel/fork_hook.c"
-start=$(date +%s%N)
-sh "$here/build-kernel.sh" "$src" "$obj" "$out/rebuild.log" >/dev/null ||
-	give_up "the rebuild failed (log: $out/rebuild.log)"
-rebuild_ms=$((($(date +%s%N) - start) / 1000000))
+# One-file rebuild: the fork hook, the heart of labs 01-02.  The short
+# bench proves the chain, not the figure: it skips this (35 s) and boots
+# once instead of three times.
+rebuild_ms='' boots_wanted='1 2 3'
+if [ "$mode" = full ]; then
+	touch "$src/kernel/fork_hook.c"
+	start=$(date +%s%N)
+	sh "$here/build-kernel.sh" "$src" "$obj" "$out/rebuild.log" >/dev/null ||
+		give_up "the rebuild failed (log: $out/rebuild.log)"
+	rebuild_ms=$((($(date +%s%N) - start) / 1000000))
+else
+	boots_wanted=1
+fi
 
 step "guest: bench, fork_tally.ko, the kernel's modules"
 mkdir -p "$out/stage/bench" "$out/mod"
@@ -59,9 +66,9 @@ gcc -O2 -Wall -static -pthread -o "$out/stage/bench/bench" "$here/bench/bench.c"
 sh "$here/initramfs.sh" "$GEN_INIT_CPIO" "$GUEST_INIT" "$out/initramfs.cpio" "$out/stage" ||
 	give_up "the initramfs could not be packed"
 
-# Boot time: to the guest's exit after /bin/true, three times.
+# Boot time: to the guest's exit after /bin/true.
 boots=
-for i in 1 2 3; do
+for _ in $boots_wanted; do
 	start=$(date +%s%N)
 	$QEMU --timeout 120 --log "$out/boot.log" "$obj/arch/x86/boot/bzImage" \
 		"$out/initramfs.cpio" -- /bin/true 2>>"$out/qemu.err" || give_up "the guest does not boot (log: $out/boot.log)"
@@ -93,7 +100,7 @@ fi
 
 {
 	echo "build_s_$build $build_s"
-	echo "rebuild_ms $rebuild_ms"
+	[ -z "$rebuild_ms" ] || echo "rebuild_ms $rebuild_ms"
 	for b in $boots; do echo "boot_ms $b"; done
 } >"$out/host.txt"
 python3 "$here/bench.py" "$out" "${LOGS:-build/logs}" "$mode" || give_up "bench.py failed"
