@@ -12,7 +12,8 @@
 # CHECK_T="WORD..." (make check-labN T=...) does the same with short names: a
 # test whose name is WORD or ends in ".WORD", "health" for kernel-health.
 # OUT-DIR receives the logs, console.log, results.tap, the failing tests'
-# output and summary.tsv ("score max failed-tests health").
+# output, summary.tsv ("score max failed-tests health"), and the verdicts
+# as JUnit XML (results.xml) and Gradescope JSON (results.json).
 # Exit status 0 only at full score.
 set -u
 
@@ -44,7 +45,7 @@ fi
 max=$(awk '!/^#/ && NF { s += $3 } END { print s + 0 }' "$conf")
 mkdir -p "$out"
 stage=$out/stage
-rm -rf "$stage" "$out/mod" "$out/failures" "$out/programs.log"
+rm -rf "$stage" "$out/mod" "$out/failures" "$out/programs.log" "$out/results.xml" "$out/results.json"
 
 # give_up REASON: score 0 without booting (the tree does not build)
 give_up() {
@@ -52,6 +53,8 @@ give_up() {
 	echo "Score: 0/$max"
 	echo "0 passed, $(grep -c '^[a-z]' "$conf") failed"
 	printf '0\t%s\t%s\t%s\n' "$max" "all" "$1" >"$out/summary.tsv"
+	python3 "$here/grade.py" "$conf" "$out/none" "$out/none" 252 "$out/failures" --reason "$1" \
+		--suite "$lab" --junit "$out/results.xml" --json "$out/results.json" >/dev/null
 	exit 1
 }
 
@@ -86,6 +89,10 @@ for src in "$labdir"/tests/*.c "$ksrc/tools/labs/$lab"/*.c; do
 done
 cp "$conf" "$stage/tests/tests.conf"
 cp "$RUN_TESTS" "$stage/run-tests"
+# This run's token: run-tests puts it on every results line, and grade.py
+# ignores the lines without it (see common/guest/run-tests.c).
+token=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+echo "$token" >"$stage/token"
 [ "${STAGE_ONLY:-0}" = 0 ] || exit 0
 
 sh "$here/initramfs.sh" "$GEN_INIT_CPIO" "$GUEST_INIT" "$out/initramfs.cpio" "$stage" ||
@@ -99,4 +106,5 @@ sh "$here/qemu.sh" --timeout "$budget" --log "$out/console.log" --results "$out/
 status=$?
 [ ! -s "$out/qemu.err" ] || sed 's/^/check: /' "$out/qemu.err"
 python3 "$here/grade.py" "$conf" "$out/results.tap" "$out/console.log" "$status" "$out/failures" \
-	--summary "$out/summary.tsv" --hz "$(sed -n 's/^CONFIG_HZ=//p' "$kobj/.config")" --of "$graded"
+	--summary "$out/summary.tsv" --hz "$(sed -n 's/^CONFIG_HZ=//p' "$kobj/.config")" --of "$graded" \
+	--token "$token" --suite "$lab" --junit "$out/results.xml" --json "$out/results.json"

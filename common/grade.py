@@ -2,6 +2,7 @@
 """Score one graded run of a lab from what the guest reported.
 
   grade.py CONF RESULTS CONSOLE QEMU_STATUS OUTDIR [--summary FILE] [--hz HZ] [--of N]
+           [--token T] [--suite NAME] [--junit FILE] [--json FILE]
 
 CONF is the lab's tests.conf; RESULTS the results serial line written by the
 guest's run-tests ("[ms] line", TAP inside); CONSOLE the console log, read only
@@ -12,11 +13,20 @@ also writes "score max failed-tests health" as one tab-separated line
 ("-" when no test failed, "ok" when the kernel is healthy).  --hz gives the
 guest kernel's CONFIG_HZ, to tell kmemleak's boot-time suspects from leaks.
 --of N says how many graded tests the lab has: when CONF is a cut-down copy
-with fewer, the score line says "(n of N tests)".
+with fewer, the score line says "(n of N tests)".  --token T: the run's
+random token, which the guest's run-tests puts on every results line ("[ms]
+T text"); lines without it (written by kernel code, not by run-tests) are
+ignored, and counted.  --junit and --json write the verdicts as JUnit XML
+(one testcase per graded test, kernel health its own) and as a
+Gradescope results.json, for CI engines and course platforms; --suite
+names the lab in them.  --reason TEXT: the run never reached the guest
+(the kernel does not build); every test fails with TEXT.
 """
+import json
 import os
 import re
 import sys
+import xml.etree.ElementTree as ET
 
 # Console lines that mean the kernel is not healthy, whatever the tests said.
 ILLNESS = re.compile(
@@ -45,13 +55,15 @@ def read_conf(path):
     return tests, health
 
 
-def read_results(path):
-    """Map (binary, test) to [verdict, start_ms, end_ms, output lines]."""
-    found, binary, running, events = {}, None, {}, []
-    stamped = re.compile(r"^\[(\d+)\] (.*)$")
+def read_results(path, token=None):
+    """Map (binary, test) to [verdict, start_ms, end_ms, output lines]; the
+    events; and how many lines lacked the token."""
+    found, binary, running, events, forged = {}, None, {}, [], 0
+    stamped = re.compile(r"^\[(\d+)\] " + (re.escape(token) + " " if token else "") + "(.*)$")
     for raw in open(path, errors="replace"):
         m = stamped.match(raw.rstrip("\r\n"))
         if not m:
+            forged += bool(raw.strip())
             continue
         ms, text = int(m.group(1)), m.group(2)
         events.append((ms, text))
@@ -72,7 +84,7 @@ def read_results(path):
                                              running.get("start", ms), ms,
                                              running["lines"]]
             running = {"start": ms, "lines": []}
-    return found, events
+    return found, events, forged
 
 
 def kmemleak_leaks(events, hz):
@@ -122,29 +134,65 @@ def health_check(console, events, status, hz):
     return True, "", []
 
 
+# Characters XML 1.0 cannot carry (a console log has escape sequences).
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def write_junit(path, suite, cases):
+    """cases: (name, ok, secs, points, max, message, output) per test."""
+    failures = sum(1 for c in cases if not c[1])
+    root = ET.Element("testsuites", name=suite, tests=str(len(cases)), failures=str(failures))
+    ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(cases)),
+                       failures=str(failures), errors="0",
+                       time=f"{sum(c[2] for c in cases):.3f}")
+    for name, ok, secs, points, most, message, output in cases:
+        tc = ET.SubElement(ts, "testcase", classname=suite, name=name, time=f"{secs:.3f}")
+        ET.SubElement(tc, "properties").append(
+            ET.Element("property", name="score", value=f"{points}/{most}"))
+        if not ok:
+            f = ET.SubElement(tc, "failure", message=NOT_XML.sub("", message), type="graded")
+            f.text = NOT_XML.sub("", output)
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def write_json(path, suite, cases, score, summary_line):
+    tests = [{"name": name, "score": points, "max_score": most,
+              "status": "passed" if ok else "failed", "output": output}
+             for name, ok, _, points, most, _, output in cases]
+    with open(path, "w") as f:
+        json.dump({"score": score, "output": f"{suite}: {summary_line}", "tests": tests}, f, indent=1)
+        f.write("\n")
+
+
+def options(args, spec):
+    """Take "--name VALUE" pairs named in spec (name -> type) out of args."""
+    got = {}
+    for name, kind in spec.items():
+        if f"--{name}" in args:
+            i = args.index(f"--{name}")
+            if i + 1 >= len(args):
+                sys.exit(f"grade: --{name} wants a value")
+            got[name] = kind(args[i + 1])
+            del args[i:i + 2]
+    return got
+
+
 def main():
     args = sys.argv[1:]
-    summary = hz = None
-    if "--summary" in args:
-        i = args.index("--summary")
-        summary = args[i + 1]
-        del args[i:i + 2]
-    if "--hz" in args:
-        i = args.index("--hz")
-        hz = int(args[i + 1])
-        del args[i:i + 2]
-    of = None
-    if "--of" in args:
-        i = args.index("--of")
-        of = int(args[i + 1])
-        del args[i:i + 2]
+    opt = options(args, {"summary": str, "hz": int, "of": int, "token": str,
+                         "suite": str, "junit": str, "json": str, "reason": str})
+    summary, hz, of = opt.get("summary"), opt.get("hz"), opt.get("of")
     if len(args) != 5:
         sys.exit(__doc__)
     conf, results, console, status, outdir = args
     status = int(status)
     tests, health_points = read_conf(conf)
-    found, events = read_results(results) if os.path.exists(results) else ({}, [])
+    found, events, forged = (read_results(results, opt.get("token"))
+                             if os.path.exists(results) else ({}, [], 0))
     os.makedirs(outdir, exist_ok=True)
+    if forged and opt.get("token"):
+        print(f"grade: {forged} results lines without this run's token were ignored "
+              "(not written by run-tests: kernel code wrote to the results port)")
 
     declared = {(b, t) for b, t, _ in tests}
     for key in sorted(set(found) - declared):
@@ -152,9 +200,9 @@ def main():
         tests.append((key[0], key[1], 0))
 
     score = passed = failed = 0
-    failures = []
+    failures, cases = [], []
     width = max([len(t) for _, t, _ in tests] + [14]) + 2
-    why_missing = STATUS.get(status, "not reported by the guest")
+    why_missing = opt.get("reason") or STATUS.get(status, "not reported by the guest")
     for binary, test, points in tests:
         result = found.get((binary, test))
         ok = bool(result and result[0]) and (binary, test) in declared
@@ -174,10 +222,15 @@ def main():
         print(f"  {test:<{width}} {'OK  ' if ok else 'FAIL'}  {points if ok else 0:3}/{points:<3} "
               f"{secs:6.1f} s{note}")
         # the harness's first complaints ("file.c:LINE:test:Expected ..."), right here
-        for line in [l for l in (result[3] if result else []) if ASSERTION.match(l)][:3]:
+        first = [l for l in (result[3] if result else []) if ASSERTION.match(l)][:3]
+        for line in first:
             print(f"      | {line}")
+        cases.append((test, ok, secs, points if ok else 0, points,
+                      "" if ok else (first[0] if first else why_missing if not result else "failed"),
+                      "\n".join(result[3]) if result else why_missing))
 
-    healthy, reason, excerpt = health_check(console, events, status, hz)
+    healthy, reason, excerpt = ((False, opt["reason"], []) if "reason" in opt
+                                else health_check(console, events, status, hz))
     total = sum(p for _, _, p in tests) + health_points
     if healthy:
         score += health_points
@@ -196,6 +249,14 @@ def main():
     subset = f" ({ran} of {of} tests)" if of and ran < of else ""
     print(f"Score: {score}/{total}{subset}")
     print(f"{passed} passed, {failed} failed")
+    if health_points or not healthy:
+        cases.append(("kernel-health", healthy, 0.0, health_points if healthy else 0, health_points,
+                      reason, "\n".join(excerpt + [f"console log: {console}"] if excerpt else [])))
+    suite = opt.get("suite", "lab")
+    if "junit" in opt:
+        write_junit(opt["junit"], suite, cases)
+    if "json" in opt:
+        write_json(opt["json"], suite, cases, score, f"Score: {score}/{total}{subset}")
     if summary:
         with open(summary, "w") as f:
             f.write(f"{score}\t{total}\t{' '.join(failures) or '-'}\t"

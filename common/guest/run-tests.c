@@ -9,7 +9,10 @@
  * runs once, within the sum of its tests' TIMEOUTs.  Its output goes to
  * /dev/ttyS1, the results line that QEMU writes to a host file, never to
  * the console where printk output interleaves.  Each line is prefixed with
- * the milliseconds since start, "[ms] ", so the host can time the tests.
+ * the milliseconds since start, "[ms] ", so the host can time the tests,
+ * and with the run's token, which the host made and put in /lab/token:
+ * the host ignores lines without it, so kernel code under test that writes
+ * to the port itself cannot forge a verdict unless it finds the token.
  * Last, if CONF grades the kernel's health, kmemleak is asked for leaks;
  * the host ignores those allocated before "# start uptime SECONDS", which
  * saves clearing kmemleak's boot suspects first.  "# done" closes them.
@@ -28,6 +31,7 @@
 #include <sys/wait.h>
 
 #define RESULTS_TTY	"/dev/ttyS1"
+#define TOKEN_FILE	"/lab/token"
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 /*
  * kmemleak (mm/kmemleak.c) reports no object younger than this, nor one
@@ -39,6 +43,7 @@
 
 static FILE *results;
 static struct timespec t0;
+static char token[64];
 
 static long elapsed_ms(void)
 {
@@ -52,7 +57,7 @@ static void __attribute__((format(printf, 1, 2))) report(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(results, "[%ld] ", elapsed_ms());
+	fprintf(results, "[%ld] %s%s", elapsed_ms(), token, token[0] ? " " : "");
 	va_start(ap, fmt);
 	vfprintf(results, fmt, ap);
 	va_end(ap);
@@ -186,6 +191,12 @@ int main(int argc, char *argv[])
 	if (!results) {
 		perror("run-tests: " RESULTS_TTY);
 		return 1;
+	}
+	conf = fopen(TOKEN_FILE, "r");
+	if (conf) {
+		if (fscanf(conf, "%63s", token) != 1)
+			token[0] = '\0';
+		fclose(conf);
 	}
 	conf = fopen(argv[1], "r");
 	if (!conf) {

@@ -2,7 +2,8 @@
 # look-alikes printed by the kernel change nothing), a failed test shows its
 # first assertions and a cut-down run its share, a test the guest never
 # reported fails, an undeclared one is flagged, and each kind of kernel
-# illness fails the health test with its console excerpt.
+# illness fails the health test with its console excerpt.  Lines without
+# the run's token do not count; the verdicts come out as JUnit and JSON too.
 # timeout: 30
 . common/testlib.sh
 scratch
@@ -103,6 +104,42 @@ expect_line "Score: 35/35" report
 sed -i 's/# start uptime 12.00/# start uptime 9.00/' res
 python3 "$OLDPWD/common/grade.py" conf res console 0 out --hz 250 >report
 expect_line "Score: 30/35" report
+
+# With the run's token, only run-tests' lines count: a line kernel code
+# wrote to the results port (no token) is ignored, and said to be.
+results "not ok" | sed 's/^\(\[[0-9]*\]\) /\1 t0k3n /' >res
+printf '[301] ok 2 f.b\n[302] t0k3n- ok 2 f.b\n' >>res
+: >console
+python3 "$OLDPWD/common/grade.py" conf res console 0 out --token t0k3n >report
+expect_line "Score: 15/35" report
+expect_grep '^grade: 2 results lines without this run.s token were ignored' report
+python3 "$OLDPWD/common/grade.py" conf res console 0 out --token other >report
+expect_line "Score: 0/35" report
+
+# The same verdicts as JUnit XML and Gradescope JSON, read back by parsers
+# that did not write them.
+results "not ok" | sed 's|^\[300\]|[290] #  t.c:42:b:Expected 3 (3) == n (0)\n&|' >res
+printf '[ 6.0] BUG: KASAN: use-after-free \033[0m\n' >console
+python3 "$OLDPWD/common/grade.py" conf res console 0 out --suite labXX --junit out.xml --json out.json >report
+xmllint --noout out.xml || fail "results.xml is not well-formed XML"
+[ "$(xmllint --xpath 'count(//testsuite[@name="labXX"]/testcase)' out.xml)" = 3 ] ||
+	fail "results.xml does not have 3 testcases"
+[ "$(xmllint --xpath 'count(//testcase[failure])' out.xml)" = 2 ] || fail "results.xml does not fail 2 testcases"
+xmllint --xpath 'string(//testcase[@name="f.b"]/failure/@message)' out.xml | grep -q 't.c:42:b:Expected 3' ||
+	fail "f.b's failure does not carry its first assertion"
+xmllint --xpath 'string(//testcase[@name="kernel-health"]/failure)' out.xml | grep -q 'KASAN' ||
+	fail "kernel-health's failure does not carry the console excerpt"
+python3 - out.json <<'PY' || fail "results.json is not the Gradescope shape (score, tests[])"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["score"] == 10, r["score"]
+t = {x["name"]: x for x in r["tests"]}
+assert set(t) == {"f.a", "f.b", "kernel-health"}, t.keys()
+assert (t["f.a"]["score"], t["f.a"]["max_score"]) == (10, 10)
+assert (t["f.b"]["score"], t["f.b"]["max_score"]) == (0, 20)
+assert "Expected 3" in t["f.b"]["output"]
+assert t["kernel-health"]["score"] == 0 and t["kernel-health"]["max_score"] == 5
+PY
 
 # make check-labN T="...": short names pick tests (and "health"); an unknown
 # one is refused before anything is built, naming the lab's tests.
