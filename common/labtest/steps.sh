@@ -1,6 +1,6 @@
 # The lesson's exercise table is true: after each step (its TODOs and the
 # earlier steps' done from the marked solution, the later ones left as in
-# the skeleton) the tests that step lists pass.  The last step must be the
+# the skeleton) the tests that step and the earlier ones list pass.  The last step must be the
 # whole solution, which the solution test grades in full.  STEPS_MEASURE=1
 # grades every test at each step instead and says which pass.
 # timeout: 1500
@@ -16,7 +16,9 @@ gi() { GIT_INDEX_FILE="$SCRATCH/index" git -C "$KSRC" "$@"; }
 
 python3 common/exercises.py steps "$lab" >"$SCRATCH/steps" || fail "the exercise table of $lab/README.md"
 files=$(g diff --name-only "refs/course/$lab/base" "$marked")
+passing=
 while IFS="$(printf '\t')" read -r step done tests; do
+	passing="$passing $tests"
 	# the tree after this step, as a commit on the solution
 	gi read-tree "$sol"
 	for f in $files; do
@@ -40,9 +42,9 @@ while IFS="$(printf '\t')" read -r step done tests; do
 			"$lab/tests.conf" | grep -vxF -f "$SCRATCH/failed" | tr '\n' ' ')"
 		continue
 	fi
-	[ -n "$tests" ] || continue
-	ONLY_TESTS="$tests" grade_variant "$lab" "step-$step" "$commit" >/dev/null
-	[ "$GRADE_RC" -eq 0 ] || fail "after step $step ($done) the lesson says these pass: $tests; failed: $(grade_failures | tr '\n' ' ')(log: $GRADE_OUT.txt)"
-	echo "step $step ($done): $(echo "$tests" | wc -w) tests pass"
+	[ -n "${passing# }" ] || continue
+	ONLY_TESTS="$passing" grade_variant "$lab" "step-$step" "$commit" >/dev/null
+	[ "$GRADE_RC" -eq 0 ] || fail "after step $step ($done) the lesson says these pass: $passing; failed: $(grade_failures | tr '\n' ' ')(log: $GRADE_OUT.txt)"
+	echo "step $step ($done): $(echo "$passing" | wc -w) tests pass"
 done <"$SCRATCH/steps"
 [ -n "${last:-}" ] || fail "no step of $lab's exercise table completes the solution: a TODO is in no step"
