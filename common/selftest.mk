@@ -57,7 +57,8 @@ test:
 # machine, three 1.5 GB checkouts at once beside a kernel build can take a
 # lane's first skeleton check past its timeout.  The two the base build
 # does not need are checked out while it compiles (disk beside CPU: 1 min).
-LATER_WORKTREES := $(BUILD)/test2/linux $(BUILD)/test3/linux $(BUILD)/test/gen
+# build/test3-2 is the second grading lane of lane 3's hand-in test (JOBS=2).
+LATER_WORKTREES := $(BUILD)/test2/linux $(BUILD)/test3/linux $(BUILD)/test3-2/linux $(BUILD)/test/gen
 
 # What every lane's tests get in their environment.
 LANE_ENV = export $(TEST_VARS) BZIMAGE=$(TEST_OBJ)/arch/x86/boot/bzImage INITRAMFS=$(BUILD)/test/initramfs.cpio \
@@ -73,7 +74,7 @@ test-locked: course-refs $(GUEST_TOOLS)
 		sh common/selftest.sh --lane 0 $(LOGS)/selftest $(LANE_0); exit 0) & \
 	$(MAKE) --no-print-directory -s kernel initramfs $(TEST_VARS) LOGS=$(BUILD)/test/logs; rc=$$?; \
 	wait $$! || { echo "test: a test worktree could not be made"; exit 1; }; exit $$rc
-	@for n in 2 3; do [ -d $(BUILD)/test$$n/linux/obj ] || sh common/clone-obj.sh $(TEST_TREE) $(BUILD)/test$$n/linux || \
+	@for n in 2 3 3-2; do [ -d $(BUILD)/test$$n/linux/obj ] || sh common/clone-obj.sh $(TEST_TREE) $(BUILD)/test$$n/linux || \
 		echo "test: lane $$n builds its kernel from scratch (clone-obj.sh failed)"; done
 	@echo "test: lanes 1-3, each in a tree of its own"
 	@$(LANE_ENV); \
