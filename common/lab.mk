@@ -37,7 +37,7 @@ LAB_UPTO_$(2) := $$(LAB_UPTO) $(1)
 LAB_UPTO := $$(LAB_UPTO_$(2))
 LAB_KCONFIG_$(2) := $$(KCONFIG) $$(wildcard $$(addsuffix /kconfig,$$(LAB_UPTO_$(2))))
 
-.PHONY: lab$(2) check-lab$(2) handin-lab$(2) grade-lab$(2) gdb-lab$(2)
+.PHONY: lab$(2) check-lab$(2) handin-lab$(2) grade-lab$(2) gdb-lab$(2) similarity-lab$(2)
 lab$(2): course-refs
 	@sh common/lab.sh start $(KSRC) $(2) $(1) \
 		$$(if $$(OWN),HEAD,refs/course/$(1)/base)
@@ -62,6 +62,12 @@ grade-lab$(2): course-refs $(GUEST_TOOLS)
 	@test -n "$(HANDINS)" || { echo "grade-lab$(2): say which folder: make grade-lab$(2) HANDINS=dir/"; exit 2; }
 	@$(GUEST_ENV) sh common/grade.sh many $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
 		$(BUILD)/grade/$(1)-batch $(HANDINS) $$(LAB_KCONFIG_$(2))
+
+# Pairs of hand-ins that look copied, ranked (common/similarity.sh).
+similarity-lab$(2): course-refs
+	@test -n "$(HANDINS)" || { echo "similarity-lab$(2): say which folder: make similarity-lab$(2) HANDINS=dir/"; exit 2; }
+	@sh common/similarity.sh $(1) $(KSRC) $(HANDINS) $(BUILD)/grade/$(1)-similarity.txt
+	@echo "similarity-lab$(2): $(BUILD)/grade/$(1)-similarity.txt"
 
 # The lesson's guided gdb session ($(1)/session.gdb), run on your kernel.
 gdb-lab$(2): | tree

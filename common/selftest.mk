@@ -15,7 +15,8 @@ TEST_OBJ  := $(TEST_TREE)/obj
 TEST_VARS := KSRC=$(TEST_TREE) KOBJ=$(TEST_OBJ) INITRAMFS=$(BUILD)/test/initramfs.cpio
 SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # Lane 0 runs the tests that need no kernel (every lab's skeleton check
-# among them: skel.sh rewrites the course refs, one at a time) while the
+# among them: skel.sh rewrites the course refs, one at a time; and the
+# similarity check, on the labs with an independent solution) while the
 # base kernel builds.  Then three lanes run at once, each in a tree of its
 # own.  QEMU's TCG runs a guest in one host thread, and a guest spends much
 # of a lab 01-02 run asleep (every module unload waits 1-4 s per kobject),
@@ -29,7 +30,8 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # skeleton, the planted bugs.
 LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution gdb skeleton planted,common/labtest/$(t).sh@$(d)))
 NO_KERNEL := $(filter %-deps.sh %-tree.sh %-kconfig.sh %-grader.sh %-lab-start.sh,$(SELFTESTS))
-LANE_0    := $(NO_KERNEL) $(foreach d,$(LABS),common/labtest/skels.sh@$(d))
+LANE_0    := $(NO_KERNEL) $(foreach d,$(LABS),common/labtest/skels.sh@$(d)) \
+	$(patsubst solutions/similarity/%,common/labtest/similarity.sh@%,$(wildcard solutions/similarity/lab*))
 LANE_1    := $(filter-out %-bench.sh $(NO_KERNEL),$(SELFTESTS)) \
 	$(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2'))
 LANE_2    := $(call LAB_TESTS,$(shell echo $(LABS) | tr ' ' '\n' | awk 'NR % 2 == 0')) \
