@@ -1,7 +1,8 @@
 # Mechanism shared by every lab: packages, kernel tree, configuration, build,
 # initramfs, QEMU and gdb.  The top-level Makefile sets the paths.
 
-HOST_CFLAGS := -O2 -Wall -Wextra -static
+# stripped: the guest unpacks its initramfs slowly (see common/check.sh)
+HOST_CFLAGS := -O2 -Wall -Wextra -static -s
 QEMU        := sh common/qemu.sh
 GUEST_FILES := common/guest/profile common/guest/passwd common/guest/group
 
