@@ -421,7 +421,7 @@ TEST_F(relay, signal_range)
 }
 
 /* The documented limit: 64 listeners, then ENOSPC and nothing changes. */
-TEST_F(relay, list_full)
+TEST_F_TIMEOUT(relay, list_full, 60)
 {
 	struct listener l[MAX_LISTENERS + 1];
 	char before[1024], after[1024];
@@ -753,7 +753,7 @@ TEST_F(relay, dead_listener_dropped)
  * unload still removes /sys/relayfork before it returns: its handlers are
  * the module's code.
  */
-TEST_F(relay, unload_removes_files)
+TEST_F_TIMEOUT(relay, unload_removes_files, 60)
 {
 	struct stat st;
 
@@ -861,7 +861,7 @@ TEST_F(relay, program_listen)
 }
 
 /* relayfork-listen -c: the RT signal loses nothing, SIGUSR1 merges. */
-TEST_F(relay, program_storm_demo)
+TEST_F_TIMEOUT(relay, program_storm_demo, 60)
 {
 	char *argv[] = { "/lab/relayfork-listen", "-c", "200", NULL };
 	long forks = 0, relayed = 0, usr1 = 0;

@@ -548,7 +548,7 @@ TEST_F(setid, xattr_in_jail)
 }
 
 /* suidplant tries each way and prints "WAY PLANTED ..." or "WAY REFUSED ..." */
-TEST_F(setid, program_suidplant)
+TEST_F_TIMEOUT(setid, program_suidplant, 60)
 {
 	static const char *const ways[] = {
 		"chmod", "fchmod", "fchmodat", "creat", "open", "mknod", "mkdir", "rename", "link",
