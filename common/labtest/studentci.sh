@@ -3,8 +3,8 @@
 # exist; and the GitHub workflow's shell steps, run in order by a driver
 # (common/ci_steps.py; the hosted actions skipped) in a student's copy of
 # the course with the lab's solution committed as its hand-in, grade it
-# (its first test and kernel health: T= reaches make through MAKEFLAGS, to
-# keep make test's time) at full marks and write the job summary's table.  A branch with no
+# (its first test only: T= reaches make through MAKEFLAGS; the hand-in
+# test grades in full) at full marks and write the job summary's table.  A branch with no
 # hand-in grades nothing and says so; a broken hand-in fails the job.
 # timeout: 900
 . common/testlib.sh
@@ -25,7 +25,7 @@ ln -s "$(realpath build)" "$repo/build"
 git -C "$repo" init -q
 git -C "$repo" -c user.name=Student -c user.email=student@localhost commit -q --allow-empty -m start
 first=$(awk '!/^#/ && NF && $1 != "health" { sub(/^[^.]*\./, "", $2); print $2; exit }' "$lab/tests.conf")
-MAKEFLAGS="GRADE_TREE=$(realpath "$TEST_TREE") GRADE_OBJ=$(realpath "$TEST_OBJ") T=$first\\ health"
+MAKEFLAGS="GRADE_TREE=$(realpath "$TEST_TREE") GRADE_OBJ=$(realpath "$TEST_OBJ") T=$first"
 export MAKEFLAGS
 # (the grading step alone, for the cases beside the whole job's run)
 GITHUB_REF_NAME=main sh "$repo/common/student-ci.sh" "$SCRATCH/none.md" >"$SCRATCH/none.txt" 2>&1 ||
@@ -41,11 +41,11 @@ python3 common/ci_steps.py run .github/workflows/check-lab.yml "$repo" >"$SCRATC
 rc=$?
 cat "$SCRATCH/ci.txt"
 [ "$rc" -eq 0 ] || fail "the workflow's steps failed on the solution (exit $rc)"
-max=$(awk -v t="$first" '!/^#/ && NF && ($1 == "health" || $2 ~ "\\." t "$") { s += $3 } END { print s + 0 }' "$lab/tests.conf")
+max=$(awk -v t="$first" '!/^#/ && NF && $2 ~ "\\." t "$" { s += $3 } END { print s + 0 }' "$lab/tests.conf")
 expect_grep "^ci: check step [0-9]: Compiler cache: skipped \\(a hosted action" "$SCRATCH/ci.txt"
 expect_grep "^### $lab: handin/lab$n.patch" "$SCRATCH/ci.txt"
 expect_grep "^\\*\\*Score: $max/$max\\*\\*" "$SCRATCH/ci.txt"
-expect_grep '^\| `kernel-health` \| [0-9]+/[0-9]+ \|' "$SCRATCH/ci.txt"
+expect_grep "^\\| \`[a-z_]*\\.$first\` \\| $max/$max \\|" "$SCRATCH/ci.txt"
 
 # A hand-in that does not apply fails the job, and the table says 0.
 echo "this is not a patch" >"$repo/handin/lab$n.patch"
