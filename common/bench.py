@@ -112,7 +112,7 @@ def project_table(out, logs, lines):
     if os.path.exists(times):
         lines.append(f"  from the last make test ({time.ctime(os.path.getmtime(times))}):")
         for line in open(times):
-            name, secs, verdict = line.split()
+            name, secs, verdict = line.split()[:3]
             if name.endswith(("-solution", "-handin", "-planted")):
                 lines.append(f"    {name:<34} {int(secs):5d} s  {verdict}")
     handin = os.path.join(logs, "selftest")

@@ -7,7 +7,7 @@ hbreak kernel_clone if $_streq($lx_current().comm, "relayfork-liste")
 continue
 lx-symbols
 delete
-hbreak relayfork_fork
+hbreak relayfork_fork if $_streq($lx_current().comm, "relayfork-liste")
 continue
 bt 3
 p $lx_current().comm

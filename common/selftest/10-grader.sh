@@ -4,7 +4,9 @@
 # reported fails, an undeclared one is flagged, and each kind of kernel
 # illness fails the health test with its console excerpt.  Lines without
 # the run's token do not count; the verdicts come out as JUnit and JSON too.
-# timeout: 30
+# timeout: 120
+# (12 s alone; some 20 python3 starts, 0.3 s each here: beside the base
+# kernel's build a CI run went past 30 s)
 . common/testlib.sh
 scratch
 cd "$SCRATCH" || exit 1
