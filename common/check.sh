@@ -77,9 +77,10 @@ if [ -n "$modsrc" ]; then
 fi
 
 # Test programs (the other tests/*.c) and the tree's exercise programs.
-# The guest unpacks its initramfs at about 1 MB/s (KASAN, TCG), and every
-# graded run boots: what goes in is stripped (the modules' DWARF stays on
-# the host, where gdb's lx-symbols reads it).
+# Every graded run boots, and each MB of initramfs costs the boot about
+# 0.15 s (a base boot with 4 MB more: 6.4 s -> 7.0 s to /init, 4 Dec):
+# what goes in is stripped (the modules' DWARF stays on the host, where
+# gdb's lx-symbols reads it).
 strip --strip-debug "$stage"/*.ko 2>/dev/null
 cflags="-O2 -Wall -s -static -pthread -I$here/guest -I$ksrc/tools/testing/selftests"
 # compile SRC DEST: a static link takes a second or two, and every graded

@@ -4,7 +4,8 @@
 # (common/ci_steps.py; the hosted actions skipped) in a student's copy of
 # the course with the lab's solution committed as its hand-in, grade it
 # (its first test only: T= reaches make through MAKEFLAGS; the hand-in
-# test grades in full) at full marks and write the job summary's table.  A branch with no
+# test grades in full) at full marks and write the job summary's table (a
+# refused hand-in's too, rows at 0).  A branch with no
 # hand-in grades nothing and says so; a broken hand-in fails the job.
 # timeout: 900
 . common/testlib.sh
@@ -53,3 +54,6 @@ sh "$repo/common/student-ci.sh" "$SCRATCH/bad.md" >"$SCRATCH/bad.txt" 2>&1 &&
 	{ cat "$SCRATCH/bad.txt"; fail "a hand-in that does not apply passed the job"; }
 all=$(awk '!/^#/ && NF { s += $3 } END { print s + 0 }' "$lab/tests.conf")
 expect_grep "^\\*\\*Score: 0/$all\\*\\*" "$SCRATCH/bad.md"
+# (the row too: a table that showed each test's maximum as its score would
+# pass the solution's case)
+expect_grep "^\\| \`[a-z_]*\\.$first\` \\| 0/$max \\|" "$SCRATCH/bad.md"
