@@ -21,14 +21,18 @@ kill-matrix:
 	@for d in $(LABS); do python3 common/kill_matrix.py write $$d $(LOGS)/labtest || exit 1; done
 	@echo "kill-matrix: written into $(addsuffix /README.md,$(LABS)) from $(LOGS)/labtest"
 
+# skel.sh works in one index ($(GEN_TREE)): two makes at once (a student's
+# check-lab in one terminal, lab in another) would collide on its lock.
+SKEL := flock $(BUILD)/.skel-lock sh common/skel.sh
+
 # Regenerate every lab's skeleton.patch and skeleton/ from solutions/.
 skels: | tree
-	@sh common/skel.sh $(KSRC) $(GEN_TREE) . $(LABS)
+	@$(SKEL) $(KSRC) $(GEN_TREE) . $(LABS)
 	@echo "skels: regenerated $(LABS)"
 
 # refs/course/LAB/{base,solution,skeleton} for all labs (a few seconds).
 course-refs: | tree
-	@sh common/skel.sh $(KSRC) $(GEN_TREE) $(BUILD)/gen-out $(LABS) >/dev/null
+	@$(SKEL) $(KSRC) $(GEN_TREE) $(BUILD)/gen-out $(LABS) >/dev/null
 
 # One set of rules per lab.  $(1): folder, $(2): number.
 define lab_rules
