@@ -221,8 +221,9 @@ def main():
             note += f"output: {log})"
         print(f"  {test:<{width}} {'OK  ' if ok else 'FAIL'}  {points if ok else 0:3}/{points:<3} "
               f"{secs:6.1f} s{note}")
-        # the harness's first complaints ("file.c:LINE:test:Expected ..."), right here
-        first = [l for l in (result[3] if result else []) if ASSERTION.match(l)][:3]
+        # a failed test's first complaints ("file.c:LINE:test:Expected ..."), right
+        # here (a test that passed may log such lines too: they are no news)
+        first = [l for l in (result[3] if result and not ok else []) if ASSERTION.match(l)][:3]
         for line in first:
             print(f"      | {line}")
         cases.append((test, ok, secs, points if ok else 0, points,

@@ -52,9 +52,11 @@ for item in "$@"; do
 		[ "$rc" -ne 124 ] || echo "timed out after ${limit:-120} s" >>"$log"
 		# one write, so that another lane's lines do not cut into it; kept
 		# in LOGDIR/failures too, for make test to repeat at the very end
-		# (where a CI log's tail shows it)
+		# (where a CI log's tail shows it, and perhaps no more: so the lines
+		# that say FAIL and what follows each, then the log's last lines)
 		printf '  %-36s FAIL  %4d s\n%s\n      full log: %s\n' "$name" "$secs" \
-			"$(tail -n 12 "$log" | sed 's/^/      | /')" "$log" | tee -a "$logdir/failures"
+			"$({ awk '/FAIL/ { n = 4 } n-- > 0' "$log" | head -n 12; echo ...
+			     tail -n 6 "$log"; } | sed 's/^/      | /')" "$log" | tee -a "$logdir/failures"
 		failed=$((failed + 1))
 	fi
 done
