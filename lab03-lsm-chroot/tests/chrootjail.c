@@ -455,6 +455,8 @@ TEST_F(jail, ordinary_work)
 	EXPECT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
 	close(keep);
+	/* a background job: busybox sh gives it the jail's /dev/null as stdin */
+	EXPECT_EQ(0, busybox_sh("busybox true & wait $!"));
 	/* a shell script's day: across the /tmp mount, links, modes, its own children */
 	EXPECT_EQ(0, busybox_sh("set -e; cd /tmp; echo a >w1; busybox cp w1 /w2; busybox mv /w2 w3; "
 				"busybox ln w3 w4; busybox ln -s /tmp/w4 /w5; test \"$(busybox cat /w5)\" = a; "

@@ -2,9 +2,10 @@
 /*
  * jail.h - the jail the chrootjail tests of labs 03 and 04 enter.
  *
- * JAIL is the same directory every time (one jail): a busybox, a file,
- * and a tmpfs mounted on JAIL/tmp.  OUTSIDE is a file next to the jail, on
- * the same filesystem, that no jailed process may reach.
+ * JAIL is the same directory every time (one jail): a busybox, a file, a
+ * /dev/null (busybox sh opens it for each background job, as a shell in any
+ * real jail would), and a tmpfs mounted on JAIL/tmp.  OUTSIDE is a file
+ * next to the jail, on the same filesystem, that no jailed process may reach.
  */
 #ifndef JAIL_H
 #define JAIL_H
@@ -13,6 +14,7 @@
 
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 #define JAIL		"/jail"
@@ -44,6 +46,8 @@ static inline int make_jail(void)
 	if ((mkdir(JAIL, 0755) && errno != EEXIST) ||
 	    (mkdir(JAIL "/bin", 0755) && errno != EEXIST) ||
 	    (mkdir(JAIL "/tmp", 0755) && errno != EEXIST) ||
+	    (mkdir(JAIL "/dev", 0755) && errno != EEXIST) ||
+	    (mknod(JAIL "/dev/null", S_IFCHR | 0666, makedev(1, 3)) && errno != EEXIST) ||
 	    (link("/bin/busybox", JAIL "/bin/busybox") && errno != EEXIST) ||
 	    put_file(JAIL "/inside", "inside\n") || put_file(OUTSIDE, "outside\n") ||
 	    chmod(OUTSIDE, 0644))
