@@ -128,6 +128,32 @@ static inline pid_t thread_and_join(void)
 	return tid;
 }
 
+/*
+ * A child that calls @fn(@arg) @n times for each byte written to *@go, and
+ * exits at EOF (also when its parent dies): work in bursts, each set off
+ * just before what it is to race.  Its pid, or -1.
+ */
+static inline pid_t burst_child(int *go, int (*fn)(void *), void *arg, int n)
+{
+	int p[2], i;
+	char c;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		while (read(p[0], &c, 1) == 1)
+			for (i = 0; i < n; i++)
+				fn(arg);
+		_exit(0);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
 /* Run @argv with its stdout on a pipe; the read end, or -1. */
 static inline int spawn(char *const argv[], pid_t *pid)
 {
