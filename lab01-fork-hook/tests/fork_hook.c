@@ -330,7 +330,7 @@ static int fork_once(void *unused)
 TEST_F_TIMEOUT(counter, load_unload_10, 240)
 {
 	int go, i;
-	pid_t forker = burst_child(&go, fork_once, NULL, 50);
+	pid_t forker = burst_child(&go, fork_once, NULL, 10);
 
 	ASSERT_LT(0, forker);
 	count_forks_of(_metadata, forker);

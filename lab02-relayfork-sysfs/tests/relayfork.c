@@ -801,9 +801,9 @@ TEST_F_TIMEOUT(relay, load_unload_10, 240)
 	pid_t forker, registrar;
 
 	ASSERT_NE(MAP_FAILED, pairs);
-	forker = burst_child(&fork_go, fork_once, NULL, 50);
+	forker = burst_child(&fork_go, fork_once, NULL, 10);
 	ASSERT_LT(0, forker);
-	registrar = burst_child(&reg_go, reg_unreg, pairs, 50);
+	registrar = burst_child(&reg_go, reg_unreg, pairs, 10);
 	ASSERT_LT(0, registrar);
 	for (i = 0; i < 10; i++) {
 		ASSERT_EQ(1, write(fork_go, "u", 1));
