@@ -94,8 +94,9 @@ def kmemleak_leaks(events, hz):
     HZ is known (kmemleak gives each object's allocation time in jiffies,
     which start 300 s short of 2^32 at boot; run-tests gives the uptime at
     "# start uptime SECONDS"); and those of the idle task (pid 0: boot code
-    before init, or interrupts on an idle CPU), which kmemleak reports now
-    and then (ACPI caches).  Lab code runs in tasks, after the start."""
+    before init, or interrupts on an idle CPU), which kmemleak reported now
+    and then (ACPI's caches, when the kernel had ACPI).  Lab code runs in
+    tasks, after the start."""
     start = next((float(text.split()[3]) for _, text in events
                   if text.startswith("# start uptime ")), None)
     objects = []

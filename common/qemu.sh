@@ -75,6 +75,10 @@ tcg) accel_opts="-accel tcg,thread=single" ;;
 *) echo "qemu: ACCEL must be auto, kvm or tcg, not '$accel'" >&2; exit 2 ;;
 esac
 
+# qboot, not SeaBIOS: its MP table lists every CPU, and the course kernel
+# has no ACPI to find them (common/kconfig/base.config)
+firmware="-bios qboot.rom"
+
 mkdir -p "$(dirname "$log")"
 : >"$log"
 if [ "$interactive" = 1 ]; then
@@ -91,14 +95,14 @@ set +e
 # shellcheck disable=SC2086 # the option strings are meant to split
 if [ "$interactive" = 1 ]; then
 	qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
-		$accel_opts -m "${MEM:-512M}" -smp "${SMP:-2}" \
+		$firmware $accel_opts -m "${MEM:-512M}" -smp "${SMP:-2}" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		$console -serial chardev:con $extra \
 		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" 2>"$stderr"
 else
 	[ "$timeout" -gt 0 ] || timeout=86400
 	timeout -k 5 "$timeout" qemu-system-x86_64 -nodefaults -no-user-config \
-		-display none -no-reboot $accel_opts -m "${MEM:-512M}" -smp "${SMP:-2}" \
+		-display none -no-reboot $firmware $accel_opts -m "${MEM:-512M}" -smp "${SMP:-2}" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		$console -serial chardev:con $extra \
 		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
