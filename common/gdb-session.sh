@@ -29,13 +29,21 @@ kobj=$(realpath "$kobj") script=$(realpath "$script")
 # CPU: gdb's threads are QEMU's CPUs, and 'finish' or 'next' waits on the
 # CPU it started on, which a task that sleeps and wakes elsewhere leaves.
 port=$((20000 + $$ % 20000))
+# The first $lx_current() runs a gdb command of its own (scripts/gdb asks
+# the stub what it is: "monitor info version") and caches the answer.  In a
+# breakpoint condition gdb may refuse them: lab 04's session hung once (a
+# cold make test, 5 Dec; run again by hand, it passed) with "Cannot execute
+# this command while the target is running" where its first conditional
+# breakpoint was tested.  Asked here, while the CPU is stopped: a guard,
+# not a fix shown to work.
+warm='python import linux.utils; linux.utils.get_gdbserver_type()'
 SMP=1 sh "$here/qemu.sh" --timeout 300 --gdb "$port" --log "$out.console" \
 	"$kobj/arch/x86/boot/bzImage" "$initramfs" -- sh -c "$guest" 2>"$out.qemu-err" &
 qemu=$!
 # in KOBJ: lx-symbols looks for modules in gdb's directory
 timeout 280 gdb -q -batch -nx -cd "$kobj" -iex "add-auto-load-safe-path $kobj" \
 	-ex "source $kobj/vmlinux-gdb.py" -ex "set pagination off" -ex "set confirm off" \
-	-ex "set width 0" -ex "target remote 127.0.0.1:$port" -ex "set trace-commands on" \
+	-ex "set width 0" -ex "target remote 127.0.0.1:$port" -ex "$warm" -ex "set trace-commands on" \
 	-x "$script" "$kobj/vmlinux" </dev/null >"$out" 2>&1
 gdb_rc=$?
 # the script ends by detaching: the guest finishes its command and reboots

@@ -5,6 +5,10 @@
 # memory yet, so a software breakpoint would be overwritten as it loads.
 # They are made disabled, ready to 'enable N'.
 
+# what $lx_current() asks gdb the first time, asked now while the CPU is
+# stopped (see common/gdb-session.sh)
+python import linux.utils; linux.utils.get_gdbserver_type()
+
 hbreak kernel_clone
 disable 1
 hbreak security_path_chroot
