@@ -74,7 +74,11 @@ run: kernel initramfs
 
 DEBUG_CMD = $(QEMU) --interactive --gdb $(GDB_PORT) --log $(LOGS)/console.log $(BZIMAGE) $(INITRAMFS)
 # gdb retries the connection for 15 s (tcp auto-retry), so it may start first.
-GDB_CMD   = gdb -q -iex "add-auto-load-safe-path $(abspath $(KOBJ))" \
+# An object from ccache may name another tree as the directory it was
+# compiled in: gdb reads this tree's sources for any tree's (gdb-session.sh).
+GDB_SUBST = $(foreach t,$(filter-out $(abspath $(KSRC)),$(abspath $(wildcard $(BUILD)/linux $(BUILD)/*/linux))),\
+	-ex "set substitute-path $(t) $(abspath $(KSRC))")
+GDB_CMD   = gdb -q -iex "add-auto-load-safe-path $(abspath $(KOBJ))" $(GDB_SUBST) \
 	-ex "source $(KOBJ)/vmlinux-gdb.py" -ex "target remote 127.0.0.1:$(GDB_PORT)" \
 	-x common/lab.gdb $(GDB_ARGS) $(VMLINUX)
 
