@@ -128,6 +128,12 @@ static inline pid_t thread_and_join(void)
 	return tid;
 }
 
+/* One fork_and_reap(), in burst_child()'s terms: 0 or -1. */
+static inline int fork_once(void *unused)
+{
+	return fork_and_reap() > 0 ? 0 : -1;
+}
+
 /*
  * A child that calls @fn(@arg) @n times for each byte written to *@go, and
  * exits at EOF (also when its parent dies): work in bursts, each set off

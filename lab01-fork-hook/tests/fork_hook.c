@@ -313,19 +313,14 @@ TEST_F_TIMEOUT(counter, unregister_waits, 120)
 		TH_LOG("hook A ran after fork_hook_unregister() returned");
 }
 
-static int fork_once(void *unused)
-{
-	return fork_and_reap() > 0 ? 0 : -1;
-}
-
 /*
  * Module unload and load while another process forks: the kernel must stay
  * healthy.  10 rounds, not 100: with CONFIG_DEBUG_KOBJECT_RELEASE each
  * unload waits 2-8 s for its module's kobjects.  The forker forks in
  * bursts, set off as an unload starts (its exit runs first), as a load
  * starts and once it is done: the module's memory is freed only after the
- * kobjects' wait, so forking all through it reached no module code more,
- * and cost 70 s of a CPU per run.
+ * kobjects' wait (free_module()), so forking all through it reached no
+ * module code more, and cost 70 s of a CPU per run.
  */
 TEST_F_TIMEOUT(counter, load_unload_10, 240)
 {

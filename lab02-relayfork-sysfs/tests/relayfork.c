@@ -766,11 +766,6 @@ TEST_F_TIMEOUT(relay, unload_removes_files, 60)
 	ASSERT_EQ(0, unload_module("kobj_pin"));
 }
 
-static int fork_once(void *unused)
-{
-	return fork_and_reap() > 0 ? 0 : -1;
-}
-
 /* Register and unregister the caller; counted in *@pairs when both work. */
 static int reg_unreg(void *pairs)
 {
@@ -791,8 +786,8 @@ static int reg_unreg(void *pairs)
  * CONFIG_DEBUG_KOBJECT_RELEASE each unload waits 2-8 s for its module's
  * kobjects.  Both work in bursts, set off as an unload starts (its exit
  * runs first), as a load starts and once it is done: the module's memory is
- * freed only after the kobjects' wait, so working all through it reached no
- * module code more, and cost 70 s of a CPU per run.
+ * freed only after the kobjects' wait (free_module()), so working all through
+ * it reached no module code more, and cost 70 s of a CPU per run.
  */
 TEST_F_TIMEOUT(relay, load_unload_10, 240)
 {
