@@ -107,7 +107,7 @@ def project_table(out, logs, lines):
         lines.append(f"  one-file rebuild (kernel/fork_hook.c)  {host['rebuild_ms'][0] / 1000:6.1f} s")
     if host["boot_ms"]:
         med, lo, hi = spread(host["boot_ms"])
-        lines.append(f"  boot to exit after /bin/true          {med / 1000:6.1f} s [{lo / 1000:.1f}-{hi / 1000:.1f}]")
+        lines.append(f"  boot to exit after true          {med / 1000:6.1f} s [{lo / 1000:.1f}-{hi / 1000:.1f}]")
     times = os.path.join(logs, "selftest", "times.tsv")
     if os.path.exists(times):
         lines.append(f"  from the last make test ({time.ctime(os.path.getmtime(times))}):")

@@ -66,12 +66,12 @@ gcc -O2 -Wall -static -pthread -o "$out/stage/bench/bench" "$here/bench/bench.c"
 sh "$here/initramfs.sh" "$GEN_INIT_CPIO" "$GUEST_INIT" "$out/initramfs.cpio" "$out/stage" ||
 	give_up "the initramfs could not be packed"
 
-# Boot time: to the guest's exit after /bin/true.
+# Boot time: to the guest's exit after true.
 boots=
 for _ in $boots_wanted; do
 	start=$(date +%s%N)
 	$QEMU --timeout 120 --log "$out/boot.log" "$obj/arch/x86/boot/bzImage" \
-		"$out/initramfs.cpio" -- /bin/true 2>>"$out/qemu.err" || give_up "the guest does not boot (log: $out/boot.log)"
+		"$out/initramfs.cpio" -- true 2>>"$out/qemu.err" || give_up "the guest does not boot (log: $out/boot.log)"
 	boots="$boots $((($(date +%s%N) - start) / 1000000))"
 done
 

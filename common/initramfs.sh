@@ -1,6 +1,6 @@
 #!/bin/sh
-# Pack the course initramfs with the kernel's own gen_init_cpio: busybox with
-# its applet links, our C /init, and every file under the given staging
+# Pack the course initramfs with the kernel's own gen_init_cpio: busybox as
+# /bin/sh, our C /init, and every file under the given staging
 # folders placed below /lab.  No root needed: device nodes come from the list.
 #
 #   initramfs.sh GEN_INIT_CPIO INIT OUT.cpio [STAGING-DIR ...]
@@ -19,8 +19,11 @@ list=$out.list
 	echo "nod /dev/console 600 0 0 c 5 1"
 	echo "file /init $init 755 0 0"
 	echo "file /bin/busybox $(readlink -f "$busybox") 755 0 0"
-	"$busybox" --list-full | grep -v '^bin/busybox$' |
-		awk '{ printf "slink /%s /bin/busybox 777 0 0\n", $0 }'
+	# No link per applet: Debian's busybox shell runs its applets without
+	# them, /init makes the link of a command it is asked to run, and the
+	# 268 links cost 1.7 s of every boot under the debug kernel in TCG
+	# (unpacking a 2.7 MB initramfs: 2.0-2.2 s with them, 0.3-0.5 without).
+	echo "slink /bin/sh /bin/busybox 777 0 0"
 	echo "file /etc/profile $here/guest/profile 644 0 0"
 	echo "file /etc/passwd $here/guest/passwd 644 0 0"
 	echo "file /etc/group $here/guest/group 644 0 0"

@@ -108,6 +108,19 @@ static pid_t spawn(char *const argv[], int controlling_tty)
 	signal(SIGUSR1, SIG_DFL);
 	signal(SIGUSR2, SIG_DFL);
 	execvp(argv[0], argv);
+	/*
+	 * The initramfs links no busybox applet but sh (see initramfs.sh):
+	 * a command named without a path that is not found gets its link
+	 * now, so that it runs under its own name, as ps and gdb's
+	 * $lx_current().comm show it.  busybox says if it has no such applet.
+	 */
+	if (errno == ENOENT && !strchr(argv[0], '/')) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/bin/%s", argv[0]);
+		if (symlink("/bin/busybox", path) == 0)
+			execv(path, argv);
+	}
 	fprintf(stderr, "init: cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(MAX_STATUS);
 }

@@ -7,7 +7,7 @@ scratch
 
 port=$((20000 + $$ % 20000))
 $QEMU --timeout 240 --gdb "$port" --log "$SCRATCH/console" "$BZIMAGE" "$INITRAMFS" \
-	-- chroot / /bin/true 2>"$SCRATCH/qemu.err" &
+	-- chroot / true 2>"$SCRATCH/qemu.err" &
 qemu=$!
 cat >"$SCRATCH/steps.gdb" <<'STEPS'
 set pagination off
