@@ -23,6 +23,7 @@ help:
 	@echo "  make check-labN HANDIN=file.patch   grade one hand-in on a separate worktree"
 	@echo "  make grade-labN HANDINS=dir/        grade every dir/*.patch into a CSV"
 	@echo "  make similarity-labN HANDINS=dir/   rank the pairs of hand-ins that look copied"
+	@echo "  make dist DEST=dir RELEASED=\"lab01 lab02\"  a student repository: those labs and the next one's skeleton"
 	@echo "  make skels       regenerate each lab's skeleton from solutions/"
 	@echo "  make kill-matrix write each lab README's kill matrix from the last make test's planted runs"
 	@echo "  make check       check-labN for every lab"

@@ -14,7 +14,12 @@ GUEST_ENV    = GEN_INIT_CPIO=$(BUILD)/tools/gen_init_cpio GUEST_INIT=$(BUILD)/gu
 CURRENT_LAB := $(shell git -C $(KSRC) describe --tags --abbrev=0 --match 'lab*-start' 2>/dev/null | \
 	sed -n 's/^lab\([0-9]*\)-start$$/\1/p')
 
-.PHONY: skels course-refs check kill-matrix
+.PHONY: skels course-refs check kill-matrix dist
+# A student repository with the labs released so far (common/dist.sh).
+dist:
+	@test -n "$(DEST)" || { echo "dist: say where: make dist DEST=dir RELEASED=\"lab01 lab02\""; exit 2; }
+	@sh common/dist.sh $(DEST) $(RELEASED)
+
 # Each lab README's kill matrix (planted bug x graded test), from the
 # planted runs of the last make test (build/logs/labtest).
 kill-matrix:

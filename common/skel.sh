@@ -14,7 +14,8 @@
 #                               and Documentation/labs/labN-answers.md with
 #                               the lesson's questions (common/answers.awk)
 # and OUT-DIR/LAB/skeleton.patch plus OUT-DIR/LAB/skeleton/ (the files the
-# skeleton adds).  Fixed identities and dates make the output reproducible.
+# skeleton adds).  In a student release (common/dist.sh) the lab after the
+# released ones has no solution here: its refs come from its skeleton.patch.  Fixed identities and dates make the output reproducible.
 # WORKTREE is a git worktree of the kernel tree that belongs to this script.
 set -eu
 
@@ -47,6 +48,21 @@ start=$(git -C "$ksrc" rev-parse base)
 for labdir in "$@"; do
 	lab=$(basename "$labdir")
 	sol=solutions/$lab
+	[ -n "$start" ] || { echo "skels: $lab comes after a lab whose solution is not here" >&2; exit 1; }
+	if [ ! -d "$sol" ] && [ -f "$labdir/skeleton.patch" ] && [ -f .course-release ]; then
+		# A student release (common/dist.sh) without this lab's solution:
+		# its skeleton as committed, on the released solutions (the same
+		# commit as the course's: the patch keeps the fixed identities).
+		g checkout -q -f --detach "$start"
+		g clean -q -fdx
+		g am -q "$(realpath "$labdir/skeleton.patch")" ||
+			{ g am --abort; echo "skels: $labdir/skeleton.patch does not apply" >&2; exit 1; }
+		g update-ref "refs/course/$lab/skeleton" HEAD
+		g update-ref "refs/course/$lab/base" "$start"
+		# (nothing written to OUT-DIR: the skeleton is the one shipped)
+		start=
+		continue
+	fi
 	[ -d "$sol" ] || { echo "skels: $sol is missing" >&2; exit 1; }
 
 	# The marked solution: its patches, then its exercise programs.
