@@ -79,6 +79,8 @@ sh common/clone-obj.sh "$TEST_TREE" "$k/linux" || fail "clone-obj"
 echo /obj/ >>"$k/linux/.git/info/exclude"
 mkdir -p "$dist/build"
 kvars="KSRC=$k/linux KOBJ=$k/linux/obj GEN_TREE=$k/gen"
+# the accelerator this machine was found to have, not a second KVM probe
+[ ! -s build/accel ] || export ACCEL_CACHE="$PWD/build/accel"
 # shellcheck disable=SC2086
 make -s -C "$dist" "lab$n" $kvars >"$SCRATCH/lab.txt" 2>&1 || fail "make lab$n in the dist: $(tail -n 5 "$SCRATCH/lab.txt")"
 for r in "$prev/solution" "$lab/skeleton"; do
