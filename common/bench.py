@@ -72,6 +72,10 @@ def storm_table(samples, lines):
                      f"{get('p50_us'):>10} {get('p99_us'):>10}")
     lines.append("  relay: RT signal per fork (queued); classic: SIGUSR1 per fork (merged);"
                  " connector: netlink PROC_EVENT_FORK")
+    v = samples.get(("storm", "connector/overflows"))
+    if v:
+        lines.append(f"  connector: its socket's receive buffer overflowed {v[0]:.0f} times"
+                     " (ENOBUFS: the events lost)")
 
 
 def lsm_table(samples, lines):

@@ -250,6 +250,8 @@ static void storm_report(const char *kind, struct storm_log *log)
 	sample("storm", name, log->heard);
 	snprintf(name, sizeof(name), "%s/lost", kind);
 	sample("storm", name, log->forked - log->heard);
+	if (!strcmp(kind, "connector"))
+		sample("storm", "connector/overflows", log->overruns);
 	if (!n)
 		return;
 	qsort(lat, n, sizeof(lat[0]), cmp_ll);
@@ -360,7 +362,8 @@ static void connector_listener(struct storm_log *log, pid_t forker, int ready, i
 
 		if (poll(p, 2, -1) < 0)
 			continue;
-		if (!(p[0].revents & POLLIN) && p[1].revents)
+		/* an overflow is POLLERR alone: take its ENOBUFS before leaving */
+		if (!(p[0].revents & (POLLIN | POLLERR)) && p[1].revents)
 			break;
 		len = recv(fd, buf, sizeof(buf), 0);
 		if (len < 0) {
