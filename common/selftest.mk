@@ -24,10 +24,11 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # Lane 1: the foundation's tests on the base kernel, while lanes 2 and 3
 # are given copies of its objects.  Lane 2: labs 02 and 03.  Lane 3: the
 # steps of each lesson's exercise table, the short bench (on the last lab's
-# kernel: its last step was just built), the hand-in round trip, the
-# student CI files (which one lab proves) and a student release starting
-# the second lab (make dist, on this lane's objects).  Lane 4, in the base tree once
-# lane 1 is done with it and the copies are made: labs 01 and 04.  The labs
+# kernel: its last step was just built), the hand-in round trip and the
+# student CI files (which one lab proves).  Lane 4, in the base tree once
+# lane 1 is done with it and the copies are made: labs 01 and 04, and
+# between them a student release starting lab 02 (make dist, on lab 01's
+# objects, which the lane has just built).  The labs
 # are split by the CPU their tests used in a cold run (5 Dec: foundation
 # 103 s, lab 01 663, 02 588, 03 718, 04 570; lane 3 1,355), so that the
 # lanes end together: a lane left alone at the end keeps one core of two
@@ -43,9 +44,9 @@ LANE_1    := $(filter-out %-bench.sh $(NO_KERNEL),$(SELFTESTS))
 LANE_4_LABS := $(filter lab01-% lab04-%,$(LABS))
 LANE_2    := $(call LAB_TESTS,$(filter-out $(LANE_4_LABS),$(LABS)))
 LANE_3    := $(foreach d,$(LABS),common/labtest/steps.sh@$(d)) $(filter %-bench.sh,$(SELFTESTS)) \
-	$(foreach t,handin studentci,common/labtest/$(t).sh@$(firstword $(LABS))) \
-	common/labtest/dist.sh@$(word 2,$(LABS))
-LANE_4    := $(call LAB_TESTS,$(LANE_4_LABS))
+	$(foreach t,handin studentci,common/labtest/$(t).sh@$(firstword $(LABS)))
+LANE_4    := $(call LAB_TESTS,$(firstword $(LANE_4_LABS))) common/labtest/dist.sh@$(word 2,$(LABS)) \
+	$(call LAB_TESTS,$(wordlist 2,9,$(LANE_4_LABS)))
 lane_vars  = TEST_TREE=$(BUILD)/test$(1)/linux TEST_OBJ=$(BUILD)/test$(1)/linux/obj
 # make test T="lab01 lab04": only the tests whose names contain one of the
 # words (developers).
