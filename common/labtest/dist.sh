@@ -34,10 +34,11 @@ own_lines() {
 		comm -23 "$SCRATCH/sol" "$SCRATCH/skel"
 	done | sort -u
 }
-# leaks DIR LINES: the files of DIR (a git repository) with 3 of LINES or more
+# leaks DIR LINES: the files of DIR (a git repository) with 3 of LINES or
+# more, a diff's lines (+, -, context) counted too
 leaks() {
 	git -C "$1" ls-files | while read -r f; do
-		k=$(sed 's/^[[:space:]]*//' "$1/$f" | grep -c -x -F -f "$2")
+		k=$(sed 's/^[-+]//; s/^[[:space:]]*//' "$1/$f" | grep -c -x -F -f "$2")
 		[ "$k" -lt 3 ] || echo "$f ($k lines)"
 	done
 }
@@ -47,8 +48,9 @@ for u in $(ls -d lab[0-9][0-9]-*/ | tr -d / | sed -n "/^$lab\$/,\$p"); do
 	found=$(leaks "$dist" "$SCRATCH/own-$u")
 	[ -z "$found" ] || fail "the dist gives $u's solution away in: $found"
 done
-# the same check finds the course's own copy of the solution
-leaks . "$SCRATCH/own-$lab" | grep -q "^solutions/$lab/" || fail "the leak check does not see solutions/$lab"
+# the same check finds the course's own copy of the solution, its patches too
+leaks . "$SCRATCH/own-$lab" | grep -q "^solutions/$lab/.*\.patch " ||
+	fail "the leak check does not see the patches in solutions/$lab"
 
 # Refused, nothing written: a gap in the released labs; a DEST in use.
 expect_rc 2 sh common/dist.sh "$SCRATCH/gap" "$lab" 2>/dev/null
