@@ -92,7 +92,7 @@ extra=
 
 # 256 MB: 158 MB of it is free once booted, labs 02 and 03 score full marks
 # in it, and kmemleak's scan, which the health test runs twice, walks every
-# page's struct page: 5.5 s per scan under TCG with 512 MB, 4.1 s with 256.
+# page's struct page: 5.4-5.7 s per scan under TCG with 512 MB, 4.1 s with 256.
 mem=${MEM:-256M}
 stderr=$log.qemu-stderr
 set +e
