@@ -75,11 +75,11 @@ run: kernel initramfs
 
 DEBUG_CMD = $(QEMU) --interactive --gdb $(GDB_PORT) --log $(LOGS)/console.log $(BZIMAGE) $(INITRAMFS)
 # gdb retries the connection for 15 s (tcp auto-retry), so it may start first.
-# An object from ccache may name another tree as the directory it was
-# compiled in: gdb reads this tree's sources for any tree's (gdb-session.sh).
-GDB_SUBST = $(foreach t,$(filter-out $(abspath $(KSRC)),$(abspath $(wildcard $(BUILD)/linux $(BUILD)/*/linux))),\
-	-ex "set substitute-path $(t) $(abspath $(KSRC))")
-GDB_CMD   = gdb -q -iex "add-auto-load-safe-path $(abspath $(KOBJ))" $(GDB_SUBST) \
+# Objects from ccache may name another tree's directory as theirs: gdb reads
+# this tree's sources for all of them (gdb-sources.sh).
+GDB_SOURCES = $(KOBJ)/sources.gdb
+GDB_CMD   = sh common/gdb-sources.sh $(VMLINUX) $(KOBJ) >$(GDB_SOURCES) && \
+	gdb -q -iex "add-auto-load-safe-path $(abspath $(KOBJ))" -x $(GDB_SOURCES) \
 	-ex "source $(KOBJ)/vmlinux-gdb.py" -ex "target remote 127.0.0.1:$(GDB_PORT)" \
 	-x common/lab.gdb $(GDB_ARGS) $(VMLINUX)
 

@@ -25,6 +25,10 @@ done
 mkdir -p "$(dirname "$out")"
 kobj=$(realpath "$kobj") script=$(realpath "$script")
 
+# Objects from ccache may name another tree's directory as theirs: read
+# this tree's sources for all of them.
+sh "$here/gdb-sources.sh" "$kobj/vmlinux" "$kobj" >"$out.sources.gdb" || exit 2
+
 # one port per run: two lanes of make test may run sessions at once.  One
 # CPU: gdb's threads are QEMU's CPUs, and 'finish' or 'next' waits on the
 # CPU it started on, which a task that sleeps and wakes elsewhere leaves.
@@ -40,20 +44,10 @@ warm='python import linux.utils; linux.utils.get_gdbserver_type()'
 SMP=1 sh "$here/qemu.sh" --timeout 300 --gdb "$port" --log "$out.console" \
 	"$kobj/arch/x86/boot/bzImage" "$initramfs" -- sh -c "$guest" 2>"$out.qemu-err" &
 qemu=$!
-# An object from ccache names the directory it was first compiled in
-# (DW_AT_comp_dir), maybe another tree's, whose sources differ: a make test
-# lane's gdb showed lab 01's fork.c from a tree still at the base (5 Dec).
-# Read this tree's sources whatever sibling tree an object names.
-tree=$(dirname "$kobj")
-set --
-for other in "$(dirname "$(dirname "$tree")")"/linux "$(dirname "$(dirname "$tree")")"/*/linux; do
-	[ ! -d "$other" ] || [ "$(realpath "$other")" = "$tree" ] ||
-		set -- "$@" -ex "set substitute-path $(realpath "$other") $tree"
-done
 # in KOBJ: lx-symbols looks for modules in gdb's directory
 timeout 280 gdb -q -batch -nx -cd "$kobj" -iex "add-auto-load-safe-path $kobj" \
 	-ex "source $kobj/vmlinux-gdb.py" -ex "set pagination off" -ex "set confirm off" \
-	-ex "set width 0" "$@" -ex "target remote 127.0.0.1:$port" -ex "$warm" -ex "set trace-commands on" \
+	-ex "set width 0" -x "$out.sources.gdb" -ex "target remote 127.0.0.1:$port" -ex "$warm" -ex "set trace-commands on" \
 	-x "$script" "$kobj/vmlinux" </dev/null >"$out" 2>&1
 gdb_rc=$?
 # the script ends by detaching: the guest finishes its command and reboots
