@@ -77,7 +77,7 @@ DEBUG_CMD = $(QEMU) --interactive --gdb $(GDB_PORT) --log $(LOGS)/console.log $(
 # gdb retries the connection for 15 s (tcp auto-retry), so it may start first.
 # Objects from ccache may name another tree's directory as theirs: gdb reads
 # this tree's sources for all of them (gdb-sources.sh).
-GDB_SOURCES = $(KOBJ)/sources.gdb
+GDB_SOURCES = $(abspath $(KOBJ))/sources.gdb
 GDB_CMD   = sh common/gdb-sources.sh $(VMLINUX) $(KOBJ) >$(GDB_SOURCES) && \
 	gdb -q -iex "add-auto-load-safe-path $(abspath $(KOBJ))" -x $(GDB_SOURCES) \
 	-ex "source $(KOBJ)/vmlinux-gdb.py" -ex "target remote 127.0.0.1:$(GDB_PORT)" \

@@ -27,7 +27,9 @@ kobj=$(realpath "$kobj") script=$(realpath "$script")
 
 # Objects from ccache may name another tree's directory as theirs: read
 # this tree's sources for all of them.
-sh "$here/gdb-sources.sh" "$kobj/vmlinux" "$kobj" >"$out.sources.gdb" || exit 2
+# (absolute: gdb runs in KOBJ)
+sources=$(realpath "$(dirname "$out")")/$(basename "$out").sources.gdb
+sh "$here/gdb-sources.sh" "$kobj/vmlinux" "$kobj" >"$sources" || exit 2
 
 # one port per run: two lanes of make test may run sessions at once.  One
 # CPU: gdb's threads are QEMU's CPUs, and 'finish' or 'next' waits on the
@@ -47,7 +49,7 @@ qemu=$!
 # in KOBJ: lx-symbols looks for modules in gdb's directory
 timeout 280 gdb -q -batch -nx -cd "$kobj" -iex "add-auto-load-safe-path $kobj" \
 	-ex "source $kobj/vmlinux-gdb.py" -ex "set pagination off" -ex "set confirm off" \
-	-ex "set width 0" -x "$out.sources.gdb" -ex "target remote 127.0.0.1:$port" -ex "$warm" -ex "set trace-commands on" \
+	-ex "set width 0" -x "$sources" -ex "target remote 127.0.0.1:$port" -ex "$warm" -ex "set trace-commands on" \
 	-x "$script" "$kobj/vmlinux" </dev/null >"$out" 2>&1
 gdb_rc=$?
 # the script ends by detaching: the guest finishes its command and reboots
