@@ -1,26 +1,30 @@
 #!/bin/sh
 # make bench: the labs' costs, measured in the guest, and the course's own
-# speed, as a table (and a chart) under OUT-DIR.
+# speed, as tables (and charts) under OUT-DIR.
 #
 #   bench.sh full|short KERNEL-SOURCE-DIR TREE OUT-DIR REF FRAGMENT...
 #
 # Builds REF (the last lab's solution: every hook and module of the course)
-# in the worktree TREE (TREE/linux, its objects in TREE/linux/obj) with the FRAGMENTs, boots it
-# and runs common/bench/bench.c in it.  "full" boots it a second time with
-# lsm=capability, for the LSM loops without chrootjail, and builds and
-# boots the tag 'base' (no course code; in TREE-base, with the first
-# FRAGMENT only) for the fork costs without the hook.  "short" measures
-# little, to prove the chain works (make test).  Environment: GEN_INIT_CPIO,
-# GUEST_INIT (built by make), QEMU (common/qemu.sh), LOGS (where make test
-# keeps its per-test times, for the table of the course's own speed).
+# in the worktree TREE (TREE/linux, its objects in TREE/linux/obj) with the
+# FRAGMENTs and runs common/bench/bench.c in it.  Costs are counted in guest
+# instructions (ACCEL=icount: the guest's clock counts them), in two boots
+# each, which must agree within 1 %; then one ordinary boot on two CPUs
+# times the same on the wall clock and runs the fork storm, a race.  It
+# also boots with lsm=capability (the LSM loops and the fork costs without
+# chrootjail), and "full" builds and boots the tag 'base' (no course code;
+# in TREE-base, with the first FRAGMENT only) for the fork costs without
+# the hook.  "short"
+# measures little, to prove the chain works (make test).  Environment:
+# GEN_INIT_CPIO, GUEST_INIT (built by make), QEMU (common/qemu.sh), LOGS
+# (where make test keeps its per-test times, for the course's own speed).
 set -u
 
 mode=$1 ksrc=$2 tree=$3 out=$4 ref=$5
 shift 5
 here=$(cd "$(dirname "$0")" && pwd)
 case $mode in
-full) args="-r 7 -n 300 -s 10000 -l 2000" ;;
-short) args="-r 2 -n 20 -s 200 -l 100" ;;
+full) args="-r 5 -n 200 -s 10000 -l 1000 -w 40" ;;
+short) args="-r 2 -n 20 -s 200 -l 50 -w 2" ;;
 *) echo "bench: say full or short, not '$mode'" >&2; exit 2 ;;
 esac
 src=$tree/linux obj=$tree/linux/obj
@@ -75,27 +79,51 @@ for _ in $boots_wanted; do
 	boots="$boots $((($(date +%s%N) - start) / 1000000))"
 done
 
-step "guest: measuring ($args)"
-# shellcheck disable=SC2086
-$QEMU --timeout 3000 --log "$out/console.log" --results "$out/results.txt" \
-	"$obj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/bench/bench $args \
-	2>>"$out/qemu.err" || give_up "the bench run failed (log: $out/console.log)"
-if [ "$mode" = full ]; then
-	step "guest: again without chrootjail (lsm=capability), the LSM loops only"
+# measure NAME ACCEL BZIMAGE BENCH-ARG...: one boot running the bench, its
+# samples in OUT-DIR/results-NAME.txt
+measure() {
+	name=$1 accel=$2 bzimage=$3
+	shift 3
+	step "guest: $name ($*)"
+	smp=2
+	[ "$accel" != icount ] || smp=1
 	# shellcheck disable=SC2086
-	APPEND=lsm=capability $QEMU --timeout 600 --log "$out/console-nolsm.log" \
-		--results "$out/results-nolsm.txt" "$obj/arch/x86/boot/bzImage" "$out/initramfs.cpio" \
-		-- /lab/bench/bench -L $args 2>>"$out/qemu.err" ||
-		give_up "the lsm=capability run failed (log: $out/console-nolsm.log)"
+	ACCEL=$accel SMP=$smp $QEMU --timeout 3000 --log "$out/console-$name.log" \
+		--results "$out/results-$name.txt" "$bzimage" "$out/initramfs.cpio" \
+		-- /lab/bench/bench "$@" 2>>"$out/qemu.err" ||
+		give_up "the $name run failed (log: $out/console-$name.log)"
+}
+# the last run's samples, for bench.py to say whether this one agrees
+if ls "$out"/results-icount-*.txt >/dev/null 2>&1; then
+	rm -rf "$out/previous"
+	mkdir -p "$out/previous"
+	mv "$out"/results-*.txt "$out/previous/"
+fi
+bz=$obj/arch/x86/boot/bzImage
+# shellcheck disable=SC2086
+for n in 1 2; do
+	measure icount-$n icount "$bz" -o forkcost,growth,workload,lsm $args
+	if [ "$mode" = full ] || [ $n = 1 ]; then
+		APPEND=lsm=capability measure icount-nolsm-$n icount "$bz" -o lsm,forkcost,workload $args
+	fi
+done
+# The wall clock: the guest's TSC is the host's, at the rate measured here
+# (else the kernel counts in 4 ms jiffies).
+wall_append=
+gcc -O2 -Wall -o "$out/tsc_khz" "$here/bench/tsc_khz.c" >>"$out/programs.log" 2>&1 &&
+	khz=$("$out/tsc_khz" 2>>"$out/programs.log") && wall_append="tsc_early_khz=$khz tsc=reliable" ||
+	step "the host's TSC rate is unknown (log: $out/programs.log): the wall clock counts in jiffies"
+# shellcheck disable=SC2086
+APPEND=$wall_append measure wall "${ACCEL:-auto}" "$bz" $args
+if [ "$mode" = full ]; then
 	step "kernel: base, without the course's code"
 	sh "$here/worktree.sh" "$ksrc" "$tree-base/linux" base || give_up "no worktree at base"
 	sh "$here/kernel.sh" "$tree-base/linux" "$tree-base/linux/obj" "$out/base" "$1" ||
 		give_up "the base kernel does not build (log: $out/base/kernel-build.log)"
-	step "guest: the fork costs on base"
-	# shellcheck disable=SC2086
-	$QEMU --timeout 600 --log "$out/console-base.log" --results "$out/results-base.txt" \
-		"$tree-base/linux/obj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/bench/bench -B $args \
-		2>>"$out/qemu.err" || give_up "the base run failed (log: $out/console-base.log)"
+	for n in 1 2; do
+		# shellcheck disable=SC2086
+		measure icount-base-$n icount "$tree-base/linux/obj/arch/x86/boot/bzImage" -b $args
+	done
 fi
 
 {

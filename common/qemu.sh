@@ -10,8 +10,10 @@
 #   --log FILE       console log (default build/logs/console.log)
 #   --results FILE   second serial port (guest /dev/ttyS1) into FILE
 #   --gdb PORT       gdbstub on 127.0.0.1:PORT, CPU stopped until gdb continues
-# Environment: ACCEL=auto|kvm|tcg, MEM (256M), SMP (2), APPEND (extra
-# kernel parameters), ACCEL_CACHE (where the KVM probe result is kept).
+# Environment: ACCEL=auto|kvm|tcg|icount, MEM (256M), SMP (2), APPEND
+# (extra kernel parameters), ACCEL_CACHE (where the KVM probe result is kept).
+# ACCEL=icount: TCG on one CPU with the guest's clock counting its
+# instructions, one nanosecond each (make bench's costs).
 #
 # Exit status: the guest's (0-127; a reboot counts as 0), 250 if the guest
 # kernel panicked, 251 if it was killed at the timeout, 252 if QEMU failed.
@@ -72,7 +74,20 @@ fi
 case $accel in
 kvm) accel_opts="-accel kvm -cpu host" ;;
 tcg) accel_opts="-accel tcg,thread=single" ;;
-*) echo "qemu: ACCEL must be auto, kvm or tcg, not '$accel'" >&2; exit 2 ;;
+icount)
+	# sleep=off: an idle CPU's clock jumps to the next timer instead of
+	# following the host's.  One CPU: with two, this boot hung at the
+	# second's bring-up (QEMU 7.2), and one clock per CPU would not add up.
+	[ "${SMP:-1}" = 1 ] || { echo "qemu: ACCEL=icount runs one CPU: unset SMP or make it 1" >&2; exit 2; }
+	# The guest's TSC then ticks once per instruction: at 1 GHz, told to
+	# the kernel, it is the clock clock_gettime() reads, to the
+	# instruction.  norandmaps: where a program's stack and mappings fall
+	# changes how many page tables a fork copies (fork cost 2 % apart
+	# between two boots with it, XXX without).
+	SMP=1
+	accel_opts="-accel tcg,thread=single -icount shift=0,sleep=off"
+	cmdline="tsc_early_khz=1000000 tsc=reliable norandmaps $cmdline" ;;
+*) echo "qemu: ACCEL must be auto, kvm, tcg or icount, not '$accel'" >&2; exit 2 ;;
 esac
 
 # qboot, not SeaBIOS: its MP table lists every CPU, and the course kernel
