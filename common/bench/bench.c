@@ -65,6 +65,7 @@
 #define SIGNAL		"/sys/relayfork/signal"
 #define JAILFS		"/sys/kernel/security/chrootjail"
 #define MAX_STORM	20000
+#define RELAY_SIG	34	/* SIGRTMIN for glibc: it keeps 32 and 33 */
 
 static FILE *out;
 static int rounds = 5, tasks = 300, storm = 10000, loop = 2000, iterations = 100, base;
@@ -112,6 +113,15 @@ static int load(const char *path)
 	err = syscall(SYS_finit_module, fd, "", 0);
 	close(fd);
 	return err;
+}
+
+/* relay_fork.ko, sending RELAY_SIG */
+static int load_relay(void)
+{
+	char text[8];
+
+	snprintf(text, sizeof(text), "%d", RELAY_SIG);
+	return load(RELAY_KO) || write_text(SIGNAL, text);
 }
 
 static void unload(const char *name)
@@ -240,8 +250,11 @@ static const int connector_counts[] = { 0, 1, 4, 16 };
 #define N_RELAY		(int)(sizeof(relay_counts) / sizeof(relay_counts[0]))
 #define N_CONNECTOR	(int)(sizeof(connector_counts) / sizeof(connector_counts[0]))
 
-/* A relay listener: registers, drains its signal until SIGTERM. */
-static pid_t start_listener(int sig)
+/*
+ * Fork a process that runs @body, which writes a byte to its @ready pipe
+ * once it listens; return when it has.
+ */
+static pid_t start(void (*body)(int ready), const char *what)
 {
 	int ready[2];
 	pid_t pid;
@@ -251,25 +264,13 @@ static pid_t start_listener(int sig)
 		die("pipe");
 	pid = fork();
 	if (pid == 0) {
-		char text[16];
-		sigset_t set;
-
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		sigaddset(&set, SIGTERM);
-		sigprocmask(SIG_BLOCK, &set, NULL);
-		snprintf(text, sizeof(text), "%d", getpid());
-		if (write_text(PROCESSES, text))
-			_exit(1);
-		if (write(ready[1], "r", 1) != 1)
-			_exit(1);
-		while (sigwaitinfo(&set, NULL) != SIGTERM)
-			;
-		_exit(0);
+		close(ready[0]);
+		body(ready[1]);
+		_exit(1);
 	}
 	close(ready[1]);
-	if (read(ready[0], &c, 1) != 1)
-		die("a relay listener");
+	if (pid < 0 || read(ready[0], &c, 1) != 1)
+		die(what);
 	close(ready[0]);
 	return pid;
 }
@@ -280,32 +281,36 @@ static void stop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
+/* A relay listener: registers, drains its signal until SIGTERM. */
+static void relay_listener(int ready)
+{
+	char text[16];
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, RELAY_SIG);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	snprintf(text, sizeof(text), "%d", getpid());
+	if (write_text(PROCESSES, text) || write(ready, "r", 1) != 1)
+		_exit(1);
+	while (sigwaitinfo(&set, NULL) != SIGTERM)
+		;
+	_exit(0);
+}
+
 static int connector_socket(void);
 
 /* A proc connector subscriber: takes every event until SIGTERM. */
-static pid_t start_subscriber(void)
+static void subscriber(int ready)
 {
-	int ready[2];
-	pid_t pid;
-	char c;
+	char buf[8192];
+	int fd = connector_socket();
 
-	if (pipe(ready))
-		die("pipe");
-	pid = fork();
-	if (pid == 0) {
-		char buf[8192];
-		int fd = connector_socket();
-
-		if (fd < 0 || write(ready[1], "r", 1) != 1)
-			_exit(1);
-		for (;;)
-			recv(fd, buf, sizeof(buf), 0);
-	}
-	close(ready[1]);
-	if (read(ready[0], &c, 1) != 1)
-		die("a proc connector subscriber");
-	close(ready[0]);
-	return pid;
+	if (fd < 0 || write(ready, "r", 1) != 1)
+		_exit(1);
+	for (;;)
+		recv(fd, buf, sizeof(buf), 0);
 }
 
 static void growth(void)
@@ -319,10 +324,11 @@ static void growth(void)
 			c = (r + k) % (N_RELAY + N_CONNECTOR);
 			relay = c < N_RELAY;
 			n = relay ? relay_counts[c] : connector_counts[c - N_RELAY];
-			if (relay && (load(RELAY_KO) || write_text(SIGNAL, "34")))
+			if (relay && load_relay())
 				die(RELAY_KO);
 			for (i = 0; i < n; i++)
-				pids[i] = relay ? start_listener(34) : start_subscriber();
+				pids[i] = relay ? start(relay_listener, "a relay listener") :
+					  start(subscriber, "a proc connector subscriber");
 			snprintf(name, sizeof(name), "%s/%d", relay ? "relay" : "connector", n);
 			sample("growth", name, measured(0, tasks));
 			for (i = 0; i < n; i++)
@@ -521,7 +527,7 @@ static void storm_one(const char *kind)
 	if (log == MAP_FAILED || pipe(ready) || pipe(stop_pipe))
 		die("storm set-up");
 	memset(log, 0, sizeof(*log));
-	if (!strcmp(kind, "relay") && (load(RELAY_KO) || write_text(SIGNAL, "34")))
+	if (!strcmp(kind, "relay") && load_relay())
 		die(RELAY_KO);
 	listener = fork();
 	if (listener == 0) {
@@ -529,7 +535,7 @@ static void storm_one(const char *kind)
 		close(stop_pipe[1]);
 		if (!strcmp(kind, "connector"))
 			connector_listener(log, me, ready[1], stop_pipe[0]);
-		signal_listener(log, strcmp(kind, "relay") ? SIGUSR1 : 34, ready[1]);
+		signal_listener(log, strcmp(kind, "relay") ? SIGUSR1 : RELAY_SIG, ready[1]);
 	}
 	close(ready[1]);
 	close(stop_pipe[0]);
