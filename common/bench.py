@@ -32,7 +32,28 @@ CONNECTOR = (0, 1, 4, 16)
 # the rows of the fork tables: (sample config, boots, label)
 CONFIGS = (("base", "base", "base"), ("idle", "nolsm", "idle-cap"), ("tally", "nolsm", "tally-cap"),
            ("idle", "", "idle"), ("tally", "", "tally"))
-LSM_OPS = ("open", "stat", "chmod", "mkdir", "kill", "setgroups", "chroot")
+# bench.c's lsm_ops[], and the chrootjail hooks each call runs
+LSM_OPS = {
+    "open": "open+close: file_open, inode_permission",
+    "stat": "inode_permission",
+    "create": "open(O_CREAT)+unlink: path_mknod, file_open, path_unlink",
+    "chmod": "path_chmod",
+    "chown": "path_chown",
+    "truncate": "path_truncate",
+    "xattr": "setxattr: inode_setxattr",
+    "mkdir": "mkdir+rmdir: path_mkdir, path_rmdir",
+    "symlink": "symlink+unlink: path_symlink, path_unlink",
+    "link": "link+unlink: path_link, path_unlink",
+    "rename": "two renames: path_rename",
+    "kill": "kill(self, 0): task_kill",
+    "nice": "setpriority: task_setnice",
+    "rlimit": "setrlimit: task_setrlimit",
+    "fowner": "fcntl(F_SETOWN): file_set_fowner",
+    "shm": "shmget+IPC_RMID: shm_alloc/free_security, shm_shmctl",
+    "unix": "a unix datagram: unix_may_send",
+    "setgroups": "capable(CAP_SETGID)",
+    "chroot": "chroot(\".\"): path_chroot (refused in a jail)",
+}
 
 
 def read_samples(path):
@@ -204,11 +225,8 @@ def lsm_table(runs, lines):
             lines.append(f"  {op:<10} {where:<9} {cell(runs, 'lsm', f'{op}/{where}'):>34} "
                          f"{cell(runs, 'lsm', f'{op}/{where}-nolsm', 'nolsm'):>24} {hooks:>9}")
             rows.append((op, where, lsm, nolsm))
-    lines.append("  open: file_open, inode_permission; stat: inode_permission per lookup; chmod:"
-                 " path_chmod;")
-    lines.append("  mkdir: mkdir+rmdir, path_mkdir and path_rmdir; kill: task_kill (to itself);"
-                 " setgroups:")
-    lines.append("  capable(CAP_SETGID); chroot: path_chroot, refused in a jail under chrootjail")
+    lines.append("  the calls, and the hooks they run:")
+    lines.extend(f"    {op:<10} {hooks}" for op, hooks in LSM_OPS.items())
     return rows
 
 

@@ -23,11 +23,12 @@
  *   workload CONFIG/iteration  per iteration of a busybox shell loop that
  *                          runs a command and a two-command pipeline (three
  *                          forks, two execs); CONFIG as for forkcost
- *   lsm OP/WHERE           per call of open+close, stat, chmod,
- *                          mkdir+rmdir, kill(self, 0), setgroups (a
- *                          capable() check) and, in a jail, chroot;
- *                          WHERE is unjailed or jailed, with "-nolsm"
- *                          when chrootjail is not enabled (lsm=capability)
+ *   lsm OP/WHERE           per call of each operation a jail judges
+ *                          (lsm_ops[]: open, chmod, mkdir, kill, shm, a
+ *                          unix datagram, setgroups's capable() check...)
+ *                          and, in a jail, chroot; WHERE is unjailed or
+ *                          jailed, with "-nolsm" when chrootjail is not
+ *                          enabled (lsm=capability)
  *   storm KIND/delivered|lost|p50_us|p99_us|overflows
  *                          STORM forks, each reported by relay_fork's RT
  *                          signal, by a classic signal (SIGUSR1, sent by
@@ -52,11 +53,15 @@
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <grp.h>
 
 #define RELAY_KO	"/lab/relay_fork.ko"
@@ -554,47 +559,142 @@ static void storm_one(const char *kind)
 
 #define JAIL	"/bench-jail"
 
-/* The operations a jail judges, one call each (bench.py names them). */
-static const char *const lsm_ops[] = {
-	"open", "stat", "chmod", "mkdir", "kill", "setgroups", "chroot",
-};
+/*
+ * The operations a jail judges, one call each, on "file" in the current
+ * directory (bench.py names the hooks each runs).  A jail may refuse some:
+ * the refusal is what they cost there.
+ */
+static int owned_fd, unix_pair[2];
 
-static void lsm_op(int op, int i)
+static void op_open(int i)
+{
+	int fd = open("file", O_RDONLY);
+
+	if (fd < 0)
+		die("open file");
+	close(fd);
+}
+
+static void op_stat(int i)
 {
 	struct stat st;
-	int fd;
 
-	switch (op) {
-	case 0:		/* open + close: file_open, inode_permission */
-		fd = open("file", O_RDONLY);
-		if (fd < 0)
-			die("open file");
-		close(fd);
-		break;
-	case 1:		/* inode_permission on the walk */
-		if (stat("file", &st))
-			die("stat file");
-		break;
-	case 2:		/* path_chmod */
-		if (chmod("file", i % 2 ? 0644 : 0600))
-			die("chmod file");
-		break;
-	case 3:		/* path_mkdir, path_rmdir */
-		if (mkdir("dir", 0755) || rmdir("dir"))
-			die("mkdir and rmdir dir");
-		break;
-	case 4:		/* task_kill */
-		if (kill(getpid(), 0))
-			die("kill");
-		break;
-	case 5:		/* capable(CAP_SETGID): refused or not, the check is the cost */
-		setgroups(0, NULL);
-		break;
-	default:	/* path_chroot: refused in a jail under chrootjail */
-		chroot(".");
-		break;
-	}
+	if (stat("file", &st))
+		die("stat file");
 }
+
+static void op_create(int i)
+{
+	close(open("new", O_WRONLY | O_CREAT | O_EXCL, 0644));
+	unlink("new");
+}
+
+static void op_chmod(int i)
+{
+	chmod("file", i % 2 ? 0644 : 0600);
+}
+
+static void op_chown(int i)
+{
+	chown("file", 0, 0);
+}
+
+static void op_truncate(int i)
+{
+	truncate("file", 0);
+}
+
+static void op_xattr(int i)
+{
+	setxattr("file", "user.bench", "1", 1, 0);
+}
+
+static void op_mkdir(int i)
+{
+	if (mkdir("dir", 0755) || rmdir("dir"))
+		die("mkdir and rmdir dir");
+}
+
+static void op_symlink(int i)
+{
+	symlink("file", "sym");
+	unlink("sym");
+}
+
+static void op_link(int i)
+{
+	link("file", "lnk");
+	unlink("lnk");
+}
+
+static void op_rename(int i)
+{
+	rename("file", "file2");
+	rename("file2", "file");
+}
+
+static void op_kill(int i)
+{
+	if (kill(getpid(), 0))
+		die("kill");
+}
+
+static void op_nice(int i)
+{
+	setpriority(PRIO_PROCESS, 0, 0);
+}
+
+static void op_rlimit(int i)
+{
+	struct rlimit r;
+
+	if (!getrlimit(RLIMIT_NOFILE, &r))
+		setrlimit(RLIMIT_NOFILE, &r);
+}
+
+static void op_fowner(int i)
+{
+	fcntl(owned_fd, F_SETOWN, getpid());
+}
+
+static void op_shm(int i)
+{
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+
+	if (id >= 0)
+		shmctl(id, IPC_RMID, NULL);
+}
+
+static void op_unix(int i)
+{
+	char c;
+
+	if (send(unix_pair[0], "x", 1, 0) == 1)
+		recv(unix_pair[1], &c, 1, 0);
+}
+
+static void op_setgroups(int i)
+{
+	setgroups(0, NULL);
+}
+
+static void op_chroot(int i)
+{
+	chroot(".");
+}
+
+static const struct {
+	const char *name;
+	void (*call)(int i);
+} lsm_ops[] = {
+	{ "open", op_open }, { "stat", op_stat }, { "create", op_create },
+	{ "chmod", op_chmod }, { "chown", op_chown }, { "truncate", op_truncate },
+	{ "xattr", op_xattr }, { "mkdir", op_mkdir }, { "symlink", op_symlink },
+	{ "link", op_link }, { "rename", op_rename }, { "kill", op_kill },
+	{ "nice", op_nice }, { "rlimit", op_rlimit }, { "fowner", op_fowner },
+	{ "shm", op_shm }, { "unix", op_unix }, { "setgroups", op_setgroups },
+	{ "chroot", op_chroot },
+};
 
 /*
  * Per call of each operation, on "file" in the current directory; chroot
@@ -609,12 +709,12 @@ static void lsm_loops(const char *where, int jailed)
 	int i;
 
 	for (op = 0; op < sizeof(lsm_ops) / sizeof(lsm_ops[0]); op++) {
-		if (!strcmp(lsm_ops[op], "chroot") && !jailed)
+		if (lsm_ops[op].call == op_chroot && !jailed)
 			continue;
 		t = now_ns();
 		for (i = 0; i < loop; i++)
-			lsm_op(op, i);
-		snprintf(name, sizeof(name), "%s/%s", lsm_ops[op], where);
+			lsm_ops[op].call(i);
+		snprintf(name, sizeof(name), "%s/%s", lsm_ops[op].name, where);
 		sample("lsm", name, (double)(now_ns() - t) / loop);
 	}
 }
@@ -628,6 +728,9 @@ static void lsm(void)
 	if ((mkdir(JAIL, 0755) && errno != EEXIST) || chdir(JAIL))
 		die(JAIL);
 	close(open("file", O_WRONLY | O_CREAT, 0644));
+	owned_fd = open("file", O_RDONLY);
+	if (owned_fd < 0 || socketpair(AF_UNIX, SOCK_DGRAM, 0, unix_pair))
+		die("the LSM loops' file and sockets");
 	for (r = 0; r < rounds; r++) {
 		for (k = 0; k < 2; k++) {
 			pid_t pid;
