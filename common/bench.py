@@ -242,6 +242,10 @@ def storm_table(runs, lines):
                      f"{get('p50_us'):>10} {get('p99_us'):>10}")
     lines.append("  relay: RT signal per fork (queued); classic: SIGUSR1 per fork (merged);"
                  " connector: netlink PROC_EVENT_FORK")
+    v = runs.wall.get(("storm", "relay/others"))
+    if v and v[0]:
+        lines.append(f"  relay: {v[0]:.0f} more signals for forks of other processes (kernel"
+                     " threads), not counted")
     v = runs.wall.get(("storm", "connector/overflows"))
     if v:
         lines.append(f"  connector: its socket's receive buffer overflowed {v[0]:.0f} times"
