@@ -82,10 +82,12 @@ icount)
 	# The guest's TSC then ticks once per instruction: at 1 GHz, told to
 	# the kernel, it is the clock clock_gettime() reads, to the
 	# instruction.  norandmaps: where a program's stack and mappings fall
-	# changes how many page tables a fork copies (fork cost 2 % apart
-	# between two boots with it, XXX without).
+	# changes how many page tables a fork copies (two boots' fork costs
+	# were 2 % apart).  A fixed RTC that follows the instruction clock:
+	# with the host's time, two boots differed by up to 3 % on some calls;
+	# with it, make bench's boots print the same counts to the last digit.
 	SMP=1
-	accel_opts="-accel tcg,thread=single -icount shift=0,sleep=off"
+	accel_opts="-accel tcg,thread=single -icount shift=0,sleep=off -rtc base=2026-01-01T00:00:00,clock=vm"
 	cmdline="tsc_early_khz=1000000 tsc=reliable norandmaps $cmdline" ;;
 *) echo "qemu: ACCEL must be auto, kvm, tcg or icount, not '$accel'" >&2; exit 2 ;;
 esac
