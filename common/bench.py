@@ -49,8 +49,16 @@ LSM_OPS = {
     "nice": "setpriority: task_setnice",
     "rlimit": "setrlimit: task_setrlimit",
     "fowner": "fcntl(F_SETOWN): file_set_fowner",
+    "pgid": "getpgid+getsid: task_getpgid, task_getsid",
+    "sched": "sched_getscheduler+setscheduler: task_getscheduler, task_setscheduler",
+    "sigio": "a byte through an O_ASYNC pipe: file_send_sigiotask",
     "shm": "shmget+IPC_RMID: shm_alloc/free_security, shm_shmctl",
+    "msg": "msgget+IPC_STAT+IPC_RMID: msg_queue_alloc/free_security, ipc_permission,"
+           " msg_queue_msgctl",
+    "sem": "semget+IPC_RMID: sem_alloc/free_security, sem_semctl",
     "unix": "a unix datagram: unix_may_send",
+    "connect": "unix stream connect+accept: unix_stream_connect",
+    "mount": "tmpfs mount+umount: sb_mount, sb_umount",
     "setgroups": "capable(CAP_SETGID)",
     "chroot": "chroot(\".\"): path_chroot (refused in a jail)",
 }
@@ -227,6 +235,12 @@ def lsm_table(runs, lines):
             rows.append((op, where, lsm, nolsm))
     lines.append("  the calls, and the hooks they run:")
     lines.extend(f"    {op:<10} {hooks}" for op, hooks in LSM_OPS.items())
+    lines.append("  task_alloc and task_free: the fork table's chrootjail step; not measured:"
+                 " ptrace_access_check,")
+    lines.append("  task_setpgid, sb_pivotroot, move_mount (a second task, or a changed system);"
+                 " the ioprio,")
+    lines.append("  movememory and notify hooks (this kernel has no block layer, NUMA or"
+                 " inotify)")
     return rows
 
 

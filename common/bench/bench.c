@@ -43,6 +43,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,11 +56,15 @@
 #include <linux/netlink.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/msg.h>
 #include <sys/resource.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <grp.h>
@@ -576,7 +581,7 @@ static void storm_one(const char *kind)
  * directory (bench.py names the hooks each runs).  A jail may refuse some:
  * the refusal is what they cost there.
  */
-static int owned_fd, unix_pair[2];
+static int owned_fd, unix_pair[2], sigio_pipe[2], unix_listener;
 
 static void op_open(int i)
 {
@@ -685,6 +690,70 @@ static void op_unix(int i)
 		recv(unix_pair[1], &c, 1, 0);
 }
 
+static void op_pgid(int i)
+{
+	getpgid(getpid());
+	getsid(getpid());
+}
+
+static void op_sched(int i)
+{
+	static const struct sched_param zero;
+
+	sched_getscheduler(getpid());
+	sched_setscheduler(0, SCHED_OTHER, &zero);
+}
+
+/* a byte through a pipe whose reader asked for SIGIO (ignored) */
+static void op_sigio(int i)
+{
+	char c;
+
+	if (write(sigio_pipe[1], "x", 1) == 1)
+		read(sigio_pipe[0], &c, 1);
+}
+
+static void op_msg(int i)
+{
+	struct msqid_ds ds;
+	int id = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+
+	if (id >= 0) {
+		msgctl(id, IPC_STAT, &ds);
+		msgctl(id, IPC_RMID, NULL);
+	}
+}
+
+static void op_sem(int i)
+{
+	int id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+
+	if (id >= 0)
+		semctl(id, 0, IPC_RMID);
+}
+
+/* connect to a unix stream socket listening outside any jail, and accept */
+static void op_connect(int i)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = "\0bench" };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0), peer;
+
+	if (fd < 0)
+		return;
+	if (!connect(fd, (struct sockaddr *)&addr, sizeof(sa_family_t) + 6)) {
+		peer = accept(unix_listener, NULL, NULL);
+		if (peer >= 0)
+			close(peer);
+	}
+	close(fd);
+}
+
+static void op_mount(int i)
+{
+	if (!mount("bench", "mnt", "tmpfs", 0, NULL))
+		umount("mnt");
+}
+
 static void op_setgroups(int i)
 {
 	setgroups(0, NULL);
@@ -704,8 +773,10 @@ static const struct {
 	{ "xattr", op_xattr }, { "mkdir", op_mkdir }, { "symlink", op_symlink },
 	{ "link", op_link }, { "rename", op_rename }, { "kill", op_kill },
 	{ "nice", op_nice }, { "rlimit", op_rlimit }, { "fowner", op_fowner },
-	{ "shm", op_shm }, { "unix", op_unix }, { "setgroups", op_setgroups },
-	{ "chroot", op_chroot },
+	{ "pgid", op_pgid }, { "sched", op_sched }, { "sigio", op_sigio },
+	{ "shm", op_shm }, { "msg", op_msg }, { "sem", op_sem },
+	{ "unix", op_unix }, { "connect", op_connect }, { "mount", op_mount },
+	{ "setgroups", op_setgroups }, { "chroot", op_chroot },
 };
 
 /*
@@ -720,6 +791,7 @@ static void lsm_loops(const char *where, int jailed)
 	long long t;
 	int i;
 
+	fcntl(sigio_pipe[0], F_SETOWN, getpid());	/* SIGIO comes to this task */
 	for (op = 0; op < sizeof(lsm_ops) / sizeof(lsm_ops[0]); op++) {
 		if (lsm_ops[op].call == op_chroot && !jailed)
 			continue;
@@ -729,6 +801,17 @@ static void lsm_loops(const char *where, int jailed)
 		snprintf(name, sizeof(name), "%s/%s", lsm_ops[op].name, where);
 		sample("lsm", name, (double)(now_ns() - t) / loop);
 	}
+}
+
+/* An abstract unix stream socket, "\0bench", listening for op_connect(). */
+static int listen_unix(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = "\0bench" };
+
+	unix_listener = socket(AF_UNIX, SOCK_STREAM, 0);
+	return unix_listener < 0 ||
+	       bind(unix_listener, (struct sockaddr *)&addr, sizeof(sa_family_t) + 6) ||
+	       listen(unix_listener, 4);
 }
 
 /* The same loops on the same file, from outside and from inside a jail. */
@@ -741,8 +824,11 @@ static void lsm(void)
 		die(JAIL);
 	close(open("file", O_WRONLY | O_CREAT, 0644));
 	owned_fd = open("file", O_RDONLY);
-	if (owned_fd < 0 || socketpair(AF_UNIX, SOCK_DGRAM, 0, unix_pair))
-		die("the LSM loops' file and sockets");
+	if (owned_fd < 0 || socketpair(AF_UNIX, SOCK_DGRAM, 0, unix_pair) ||
+	    pipe(sigio_pipe) || fcntl(sigio_pipe[0], F_SETFL, O_ASYNC) ||
+	    signal(SIGIO, SIG_IGN) == SIG_ERR || listen_unix() ||
+	    (mkdir("mnt", 0755) && errno != EEXIST))
+		die("the LSM loops' files and sockets");
 	for (r = 0; r < rounds; r++) {
 		for (k = 0; k < 2; k++) {
 			pid_t pid;

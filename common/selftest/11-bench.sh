@@ -30,7 +30,8 @@ expect_grep "^    (fork|the loop) +one callback [-+]$num" "$out/bench.txt"
 for n in 0 1 4 16 64; do expect_grep "^  relay +N=$n +$num \\+-" "$out/bench.txt"; done
 for n in 0 1 4 16; do expect_grep "^  connector +N=$n +$num \\+-" "$out/bench.txt"; done
 expect_grep '^  (relay|connector): .* a line fits within [0-9.]+ %' "$out/bench.txt"
-for op in open stat create chmod chown truncate xattr mkdir symlink link rename kill nice rlimit fowner shm unix setgroups; do
+for op in open stat create chmod chown truncate xattr mkdir symlink link rename kill nice rlimit fowner \
+	pgid sched sigio shm msg sem unix connect mount setgroups; do
 	for where in unjailed jailed; do
 		expect_grep "^  $op +$where +$num \\+-.* +[-+]$num\$" "$out/bench.txt"
 	done
