@@ -7,14 +7,15 @@
 # Builds REF (the last lab's solution: every hook and module of the course)
 # in the worktree TREE (TREE/linux, its objects in TREE/linux/obj) with the
 # FRAGMENTs and runs common/bench/bench.c in it.  Costs are counted in guest
-# instructions (ACCEL=icount: the guest's clock counts them), in two boots
-# each, which must agree within 1 %; then one ordinary boot on two CPUs
-# times the same on the wall clock and runs the fork storm, a race.  It
-# also boots with lsm=capability (the LSM loops and the fork costs without
+# instructions (ACCEL=icount: the guest's clock counts them), in several
+# boots each, each with the kernel's memory laid out differently, whose
+# counts should agree within 1 %; then one ordinary boot on two CPUs times
+# the same on the wall clock and runs the fork storm, a race.  It also
+# boots with lsm=capability (the LSM loops and the fork costs without
 # chrootjail), and "full" builds and boots the tag 'base' (no course code;
 # in TREE-base, with the first FRAGMENT only) for the fork costs without
-# the hook.  "short"
-# measures little, to prove the chain works (make test).  Environment:
+# the hook.  "short" measures little, to prove the chain works (make
+# test).  Environment:
 # GEN_INIT_CPIO, GUEST_INIT (built by make), QEMU (common/qemu.sh), LOGS
 # (where make test keeps its per-test times, for the course's own speed).
 set -u
@@ -22,14 +23,22 @@ set -u
 mode=$1 ksrc=$2 tree=$3 out=$4 ref=$5
 shift 5
 here=$(cd "$(dirname "$0")" && pwd)
+# layouts: how many icount boots of each kernel (cap_layouts: of the labs'
+# kernel with lsm=capability), each with its memory laid out differently
+# (see measure_icount)
 case $mode in
-full) args="-r 5 -n 200 -s 10000 -l 1000 -w 40" wall="" ;;
+full) args="-r 3 -n 200 -s 10000 -l 1000 -w 40" wall="" layouts=4 cap_layouts=4 ;;
 # make test's, on the debug kernel: its module unloads wait 2-8 s each for
 # the kobjects (DEBUG_KOBJECT_RELEASE), which an icount boot skips, but not
 # the wall clock's: there, no listener curves
-short) args="-r 1 -n 10 -s 200 -l 20 -w 1" wall="-o forkcost,workload,storm" ;;
+short) args="-r 1 -n 10 -s 200 -l 20 -w 1" wall="-o forkcost,workload,storm" layouts=2 cap_layouts=1 ;;
 *) echo "bench: say full or short, not '$mode'" >&2; exit 2 ;;
 esac
+# A reproducible kernel: the same sources give the same image, whose
+# version string seeds the kernel's random numbers (a rebuild with a new
+# build number and date changed counts that depend on them)
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' KBUILD_BUILD_VERSION=1 \
+	KBUILD_BUILD_USER=bench KBUILD_BUILD_HOST=bench
 src=$tree/linux obj=$tree/linux/obj
 mkdir -p "$out"
 rm -rf "$out/stage" "$out/mod"
@@ -96,6 +105,29 @@ measure() {
 		-- /lab/bench/bench "$@" 2>>"$out/qemu.err" ||
 		give_up "the $name run failed (log: $out/console-$name.log)"
 }
+# measure_icount KIND LAYOUTS BZIMAGE BENCH-ARG...: LAYOUTS icount boots,
+# results-icount-KIND-N.txt, two at a time (each counts its own guest's
+# instructions: they cannot disturb each other).  Boot N's command line
+# carries an ignored parameter N*8 characters long: everything the kernel
+# allocates after it lands elsewhere, and counts that depend on where
+# (hash chains, page boundaries) show it.  The same N gives the same counts.
+measure_icount() {
+	kind=$1 count=$2 bzimage=$3
+	shift 3
+	n=1 pids=
+	while [ "$n" -le "$count" ]; do
+		APPEND="${APPEND:+$APPEND }bench.layout=$(printf "%0$((8 * n))d" 0)" \
+			measure "icount-$kind-$n" icount "$bzimage" "$@" &
+		pids="$pids $!"
+		if [ $((n % 2)) = 0 ] || [ "$n" = "$count" ]; then
+			for pid in $pids; do
+				wait "$pid" || give_up "an icount boot of $kind failed (logs: $out/console-icount-$kind-*.log)"
+			done
+			pids=
+		fi
+		n=$((n + 1))
+	done
+}
 # the last run's samples, for bench.py to say whether this one agrees
 if ls "$out"/results-icount-*.txt >/dev/null 2>&1; then
 	rm -rf "$out/previous"
@@ -104,12 +136,9 @@ if ls "$out"/results-icount-*.txt >/dev/null 2>&1; then
 fi
 bz=$obj/arch/x86/boot/bzImage
 # shellcheck disable=SC2086
-for n in 1 2; do
-	measure icount-$n icount "$bz" -o forkcost,growth,workload,lsm $args
-	if [ "$mode" = full ] || [ $n = 1 ]; then
-		APPEND=lsm=capability measure icount-nolsm-$n icount "$bz" -o lsm,forkcost,workload $args
-	fi
-done
+measure_icount jail "$layouts" "$bz" -o forkcost,growth,workload,lsm $args
+# shellcheck disable=SC2086
+APPEND=lsm=capability measure_icount nolsm "$cap_layouts" "$bz" -o lsm,forkcost,workload $args
 # The wall clock: the guest's TSC is the host's, at the rate measured here
 # (else the kernel counts in 4 ms jiffies).
 wall_append=
@@ -123,10 +152,8 @@ if [ "$mode" = full ]; then
 	sh "$here/worktree.sh" "$ksrc" "$tree-base/linux" base || give_up "no worktree at base"
 	sh "$here/kernel.sh" "$tree-base/linux" "$tree-base/linux/obj" "$out/base" "$1" ||
 		give_up "the base kernel does not build (log: $out/base/kernel-build.log)"
-	for n in 1 2; do
-		# shellcheck disable=SC2086
-		measure icount-base-$n icount "$tree-base/linux/obj/arch/x86/boot/bzImage" -b $args
-	done
+	# shellcheck disable=SC2086
+	measure_icount base "$layouts" "$tree-base/linux/obj/arch/x86/boot/bzImage" -b $args
 fi
 
 {
