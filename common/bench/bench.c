@@ -173,6 +173,14 @@ static double create_cost(int mode, int n)
 }
 
 static const char *const modes[] = { "fork", "vfork", "thread" };
+/*
+ * Tasks per sample, times -n: about as many instructions (35 ms) for each
+ * mode.  A sample of 200 threads (6 ms, a tick and a half) came out at one
+ * of two counts 6 % apart, by memory layout: work that lands in a sample
+ * or after it (a tick's, the finished tasks' frees) must be averaged over
+ * many ticks.
+ */
+static const int mode_scale[] = { 1, 4, 6 };
 
 /*
  * create_cost(), after a quarter of the tasks untimed, in a child of its
@@ -227,7 +235,7 @@ static void forkcost(const char *config)
 
 	for (m = 0; m < 3; m++) {
 		snprintf(name, sizeof(name), "%s/%s", config, modes[m]);
-		sample("forkcost", name, measured(m, tasks));
+		sample("forkcost", name, measured(m, tasks * mode_scale[m]));
 	}
 }
 
@@ -581,7 +589,7 @@ static void storm_one(const char *kind)
  * directory (bench.py names the hooks each runs).  A jail may refuse some:
  * the refusal is what they cost there.
  */
-static int owned_fd, unix_pair[2], sigio_pipe[2], unix_listener;
+static int owned_fd, unix_pair[2], sigio_pipe[2], unix_listener, ptrace_pidfd;
 
 static void op_open(int i)
 {
@@ -759,6 +767,34 @@ static void op_setgroups(int i)
 	setgroups(0, NULL);
 }
 
+/* another task's file, taken through a pidfd: a ptrace access check */
+static void op_ptrace(int i)
+{
+	int fd = syscall(SYS_pidfd_getfd, ptrace_pidfd, owned_fd, 0);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+/* the caller's own group: the hook runs, nothing changes after the first */
+static void op_setpgid(int i)
+{
+	setpgid(0, 0);
+}
+
+/* Refused after the hooks: "." is not a mount point (EBUSY, EINVAL). */
+static void op_pivot_root(int i)
+{
+	if (!syscall(SYS_pivot_root, ".", "."))
+		die("pivot_root moved the root");
+}
+
+static void op_move_mount(int i)
+{
+	if (!syscall(SYS_move_mount, AT_FDCWD, "mnt", AT_FDCWD, "mnt", 0))
+		die("move_mount moved mnt");
+}
+
 static void op_chroot(int i)
 {
 	chroot(".");
@@ -776,30 +812,80 @@ static const struct {
 	{ "pgid", op_pgid }, { "sched", op_sched }, { "sigio", op_sigio },
 	{ "shm", op_shm }, { "msg", op_msg }, { "sem", op_sem },
 	{ "unix", op_unix }, { "connect", op_connect }, { "mount", op_mount },
-	{ "setgroups", op_setgroups }, { "chroot", op_chroot },
+	{ "setgroups", op_setgroups }, { "ptrace", op_ptrace }, { "setpgid", op_setpgid },
+	{ "pivot_root", op_pivot_root }, { "move_mount", op_move_mount },
+	{ "chroot", op_chroot },
 };
 
+#define BATCH_NS	50000	/* a timed batch: a small part of a 4 ms tick */
+#define MAX_BATCHES	1000
+
+static void op_none(int i)
+{
+}
+
 /*
- * Per call of each operation, on "file" in the current directory; chroot
- * only in a jail (unjailed, a first chroot jails the caller, or moves the
- * bench itself: there is no loop to time).
+ * Instructions (ns) per batch of @per calls, over @batches batches, without
+ * the slowest twentieth of them: those where an interrupt landed (a timer
+ * tick and the work it runs, a ratelimited console message).  noipa: the
+ * empty op must be timed through the same code as the others.
+ */
+static __attribute__((noipa)) double batched(void (*call)(int), int per, int batches)
+{
+	static long long batch[MAX_BATCHES];
+	long long t, sum = 0;
+	int b, i, kept = batches - batches / 20;
+
+	for (b = 0; b < batches; b++) {
+		t = now_ns();
+		for (i = 0; i < per; i++)
+			call(b * per + i);
+		batch[b] = now_ns() - t;
+	}
+	qsort(batch, batches, sizeof(batch[0]), cmp_ll);
+	for (b = 0; b < kept; b++)
+		sum += batch[b];
+	return (double)sum / kept;
+}
+
+/*
+ * Per call of each operation, on "file" in the current directory: -l calls
+ * in at least 100 batches of at most BATCH_NS, the batches an interrupt
+ * landed in left out, and the clock's and the loop's own instructions (an
+ * empty op's) taken off.  Timed as one loop of 1000 calls, a call counted
+ * up to 400 instructions more in some memory layouts than in others; the
+ * median batch was no better for calls that allocate, whose slow paths (a
+ * new slab) come every few calls and must be averaged.  So these are a
+ * call's own instructions; what it leaves to a tick (frees after an RCU
+ * grace period) is counted in part at most.  chroot only in a jail
+ * (unjailed, a first chroot jails the caller, or moves the bench itself:
+ * there is no loop to time).
  */
 static void lsm_loops(const char *where, int jailed)
 {
+	int per, batches, i;
 	unsigned int op;
 	char name[64];
 	long long t;
-	int i;
+	double cost;
 
 	fcntl(sigio_pipe[0], F_SETOWN, getpid());	/* SIGIO comes to this task */
 	for (op = 0; op < sizeof(lsm_ops) / sizeof(lsm_ops[0]); op++) {
 		if (lsm_ops[op].call == op_chroot && !jailed)
 			continue;
+		/* ten calls untimed, to size the batches */
 		t = now_ns();
-		for (i = 0; i < loop; i++)
+		for (i = 0; i < 10; i++)
 			lsm_ops[op].call(i);
+		per = BATCH_NS / ((now_ns() - t) / 10 + 1);
+		if (per > loop / 100)
+			per = loop / 100;
+		if (per < 1)
+			per = 1;
+		batches = loop / per < MAX_BATCHES ? loop / per : MAX_BATCHES;
+		cost = batched(lsm_ops[op].call, per, batches) - batched(op_none, per, batches);
 		snprintf(name, sizeof(name), "%s/%s", lsm_ops[op].name, where);
-		sample("lsm", name, (double)(now_ns() - t) / loop);
+		sample("lsm", name, cost / per);
 	}
 }
 
@@ -812,6 +898,40 @@ static int listen_unix(void)
 	return unix_listener < 0 ||
 	       bind(unix_listener, (struct sockaddr *)&addr, sizeof(sa_family_t) + 6) ||
 	       listen(unix_listener, 4);
+}
+
+/*
+ * One round of the loops in a child of its own (not the session leader
+ * init made the bench: setpgid would be refused before any hook), jailed
+ * or not; its own child stands for "another task" (op_ptrace).
+ */
+static void lsm_round(int jailed, int lsm_there)
+{
+	static const char *const where[2][2] = {
+		{ "unjailed-nolsm", "jailed-nolsm" }, { "unjailed", "jailed" },
+	};
+	pid_t pid = fork(), other;
+
+	if (pid < 0)
+		die("fork");
+	if (pid) {
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	if (jailed && (chroot(JAIL) || chdir("/")))
+		die("chroot");
+	other = fork();
+	if (other == 0) {
+		pause();
+		_exit(0);
+	}
+	ptrace_pidfd = syscall(SYS_pidfd_open, other, 0);
+	if (other < 0 || ptrace_pidfd < 0)
+		die("another task and its pidfd");
+	lsm_loops(where[lsm_there][jailed], jailed);
+	kill(other, SIGKILL);
+	waitpid(other, NULL, 0);
+	_exit(0);
 }
 
 /* The same loops on the same file, from outside and from inside a jail. */
@@ -829,24 +949,9 @@ static void lsm(void)
 	    signal(SIGIO, SIG_IGN) == SIG_ERR || listen_unix() ||
 	    (mkdir("mnt", 0755) && errno != EEXIST))
 		die("the LSM loops' files and sockets");
-	for (r = 0; r < rounds; r++) {
-		for (k = 0; k < 2; k++) {
-			pid_t pid;
-
-			if ((r + k) % 2 == 0) {
-				lsm_loops(lsm_there ? "unjailed" : "unjailed-nolsm", 0);
-				continue;
-			}
-			pid = fork();
-			if (pid == 0) {
-				if (chroot(JAIL) || chdir("/"))
-					die("chroot");
-				lsm_loops(lsm_there ? "jailed" : "jailed-nolsm", 1);
-				_exit(0);
-			}
-			waitpid(pid, NULL, 0);
-		}
-	}
+	for (r = 0; r < rounds; r++)
+		for (k = 0; k < 2; k++)
+			lsm_round((r + k) % 2, lsm_there);
 	if (chdir("/"))
 		die("chdir /");
 }
