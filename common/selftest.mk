@@ -12,7 +12,8 @@ TEST_TREE := $(BUILD)/test/linux
 # Each object folder is the tree's obj/, so that the other lanes' trees can
 # start from a copy of the base build (common/clone-obj.sh).
 TEST_OBJ  := $(TEST_TREE)/obj
-TEST_VARS := KSRC=$(TEST_TREE) KOBJ=$(TEST_OBJ) INITRAMFS=$(BUILD)/test/initramfs.cpio
+TEST_VARS := KSRC=$(TEST_TREE) KOBJ=$(TEST_OBJ) INITRAMFS=$(BUILD)/test/initramfs.cpio \
+	KCONFIG_CACHE=$(abspath $(BUILD))/test/kconfig-cache
 SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # Lane 0 runs the tests that need no kernel (every lab's skeleton check
 # among them: skel.sh rewrites the course refs, one at a time; and the

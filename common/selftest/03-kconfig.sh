@@ -1,6 +1,6 @@
 # kconfig: the course fragments survive olddefconfig intact, and an option
 # that Kconfig drops is named, with the fragment it came from.
-# timeout: 120
+# timeout: 150
 . common/testlib.sh
 scratch
 
@@ -23,3 +23,34 @@ for opt in CONFIG_KASAN CONFIG_PROVE_LOCKING CONFIG_SECURITY_PATH CONFIG_PROC_EV
 done
 ! grep -q '^CONFIG_RANDOMIZE_BASE=y' "$KOBJ/.config" || fail "KASLR is on"
 ! grep -q '^CONFIG_IO_URING=y' "$SCRATCH/obj/.config" || fail "the last layer's '# CONFIG_IO_URING is not set' did not hold"
+
+# A configuration kept in KCONFIG_CACHE is taken again only for the same
+# inputs, and is the one a layering makes.
+cache=$SCRATCH/cache
+KCONFIG_CACHE=$cache sh common/kconfig.sh "$KSRC" "$SCRATCH/a" "$SCRATCH/a.log" $KCONFIG >"$SCRATCH/a.out" ||
+	fail "kconfig.sh with a cache: $(cat "$SCRATCH/a.out")"
+! grep -q 'made before' "$SCRATCH/a.out" || fail "an empty cache gave a configuration"
+KCONFIG_CACHE=$cache sh common/kconfig.sh "$KSRC" "$SCRATCH/b" "$SCRATCH/b.log" $KCONFIG >"$SCRATCH/b.out" ||
+	fail "kconfig.sh from the cache: $(cat "$SCRATCH/b.out")"
+expect_grep '^config: as made before' "$SCRATCH/b.out"
+cmp "$SCRATCH/a/.config" "$SCRATCH/b/.config" || fail "the kept configuration differs from the one made"
+# the key: every input counts (a tree of three Kconfig files stands in)
+mkdir -p "$SCRATCH/tree/kernel/configs" "$SCRATCH/tree/obj" "$SCRATCH/tree/.git"
+echo 'config A' >"$SCRATCH/tree/Kconfig"
+echo 'CONFIG_A=y' >"$SCRATCH/tree/kernel/configs/tiny.config"
+echo 'config B' >"$SCRATCH/tree/obj/Kconfig"
+echo 'CONFIG_B=y' >"$SCRATCH/layer"
+key() { sh common/kconfig.sh --key "$SCRATCH/tree" "$SCRATCH/layer"; }
+k0=$(key)
+echo 'config C' >"$SCRATCH/tree/obj/Kconfig"
+echo 'config C' >"$SCRATCH/tree/.git/Kconfig"
+[ "$(key)" = "$k0" ] || fail "the key counts Kconfig files in obj/ or .git/"
+for change in "Kconfig:config D" "kernel/configs/tiny.config:CONFIG_D=y"; do
+	f=$SCRATCH/tree/${change%%:*}
+	cp "$f" "$SCRATCH/saved"
+	echo "${change#*:}" >>"$f"
+	[ "$(key)" != "$k0" ] || fail "the key does not change with ${change%%:*}"
+	cp "$SCRATCH/saved" "$f"
+done
+echo '# CONFIG_B is not set' >"$SCRATCH/layer"
+[ "$(key)" != "$k0" ] || fail "the key does not change with a layer's contents"
