@@ -16,7 +16,7 @@ INITRAMFS := $(BUILD)/initramfs.cpio
 # The course's layers; make run/debug add those of the lab the tree is on.
 COURSE_KCONFIG := common/kconfig/base.config common/kconfig/debug.config
 KCONFIG   := $(COURSE_KCONFIG)
-# Configurations once made, by what they are made from (common/kernel.sh)
+# Configurations once made, by what they are made from (common/kconfig.sh)
 export KCONFIG_CACHE ?= $(abspath $(BUILD))/kconfig-cache
 # One gdbstub port per user, so that several students can share a machine.
 GDB_PORT  ?= $(shell echo $$((10000 + $$(id -u) % 50000)))

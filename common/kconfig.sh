@@ -11,7 +11,7 @@
 # kept there under a hash of all it is made from: the fragments' contents,
 # every Kconfig file of the tree and tinyconfig's own layers, the compiler,
 # linker and pahole (Kconfig asks them).  Asked for again, it is copied
-# from there: make test's trees move from lab to lab some 15 times, and a
+# from there: make test's trees moved from lab to lab 17 times, and a
 # layering costs 15-20 s of CPU.
 set -eu
 

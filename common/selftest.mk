@@ -34,8 +34,9 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # foundation 91 s, lab 01 435, 02 404, 03 537, 04 363, the release 156;
 # lane 3 949), so that the lanes end together: a lane left alone at the end
 # keeps one core of two busy (lane 4, which starts some 150 s after lanes 2
-# and 3, ended 110 s after lane 2).  The skeleton checks generate in build/test/gen, not in the
-# student's build/gen (a 'make lab3' meanwhile collided on its index).
+# and 3, ended 110 s after lane 2).  The skeleton checks generate in
+# build/test/gen, not in the student's build/gen (a 'make lab3' meanwhile
+# collided on its index).
 # Per lab: the solution, its gdb session (on the kernel just built), the
 # skeleton, the planted bugs.
 LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution gdb skeleton planted,common/labtest/$(t).sh@$(d)))
