@@ -139,14 +139,10 @@ bz=$obj/arch/x86/boot/bzImage
 measure_icount jail "$layouts" "$bz" -o forkcost,growth,workload,lsm $args
 # shellcheck disable=SC2086
 APPEND=lsm=capability measure_icount nolsm "$cap_layouts" "$bz" -o lsm,forkcost,workload $args
-# The wall clock: the guest's TSC is the host's, at the rate measured here
-# (else the kernel counts in 4 ms jiffies).
-wall_append=
-gcc -O2 -Wall -o "$out/tsc_khz" "$here/bench/tsc_khz.c" >>"$out/programs.log" 2>&1 &&
-	khz=$("$out/tsc_khz" 2>>"$out/programs.log") && wall_append="tsc_early_khz=$khz tsc=reliable" ||
-	step "the host's TSC rate is unknown (log: $out/programs.log): the wall clock counts in jiffies"
+# The wall clock: under TCG, qemu.sh tells the guest its TSC's rate
+# (the host's), else the kernel would count in 4 ms jiffies.
 # shellcheck disable=SC2086
-APPEND=$wall_append measure wall "${ACCEL:-auto}" "$bz" $wall $args
+measure wall "${ACCEL:-auto}" "$bz" $wall $args
 if [ "$mode" = full ]; then
 	step "kernel: base, without the course's code"
 	sh "$here/worktree.sh" "$ksrc" "$tree-base/linux" base || give_up "no worktree at base"
