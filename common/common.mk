@@ -28,6 +28,7 @@ help:
 	@echo "  make kill-matrix write each lab README's kill matrix from the last make test's planted runs"
 	@echo "  make check       check-labN for every lab"
 	@echo "  make test        self-test of the whole course, ending 'N passed, N failed'"
+	@echo "  make soak        boot the kernel 300 times beside 2 kernel builds; count hangs and lost clocks"
 	@echo "  make bench       the labs' costs measured in one boot, and the course's speed: build/bench/out/bench.txt"
 	@echo "Steps (run for you by the targets above)"
 	@echo "  make deps        check the Debian packages, installing missing ones as root"
