@@ -14,13 +14,20 @@
 # OUT-DIR receives the logs, console.log, results.tap, the failing tests'
 # output, summary.tsv ("score max failed-tests health"), and the verdicts
 # as JUnit XML (results.xml) and Gradescope JSON (results.json).
-# Exit status 0 only at full score.
+# A run that fails for a reason that is not the lab code's (a guest that
+# does not boot in three tries, QEMU failing, a full disk, a build that
+# fails in a file the hand-in does not change: HANDIN_FILES lists the files
+# it changes) is not graded: summary.tsv says "- max not-graded REASON".
+# Exit status 0 only at full score; 3 when not graded.
 set -u
 
 labdir=$1 ksrc=$2 kobj=$3 out=$4
 shift 4
 here=$(cd "$(dirname "$0")" && pwd)
 lab=$(basename "$labdir")
+# One command at a time builds in a tree (common/lock.sh)
+. "$here/lock.sh"
+LOCK_WHO=check hold_lock "$ksrc"
 conf=$labdir/tests.conf
 mkdir -p "$out"
 graded=$(awk '!/^#/ && NF' "$conf" | wc -l)
@@ -58,8 +65,26 @@ give_up() {
 	exit 1
 }
 
-[ "${KERNEL_BUILT:-0}" = 1 ] || sh "$here/kernel.sh" "$ksrc" "$kobj" "$out" "$@" ||
+# not_graded REASON: no score at all: the run failed for a reason that
+# is not the lab code's.  Grading again (a batch's rerun does) may succeed.
+not_graded() {
+	printf -- '-\t%s\tnot-graded\t%s\n' "$max" "$1" >"$out/summary.tsv"
+	python3 "$here/grade.py" "$conf" "$out/none" "$out/none" 252 "$out/failures" --not-graded "$1" \
+		--suite "$lab" --junit "$out/results.xml" --json "$out/results.json"
+	echo "check: $lab: not the lab code's doing, so no score is given: grade it again"
+	exit 3
+}
+
+# A full disk fails a build or a boot anywhere: say so, before either.
+free_mb=$(df -Pk "$(dirname "$(realpath -m "$kobj")")" | awk 'NR == 2 { print int($4 / 1024) }')
+[ "${free_mb:-0}" -ge "${CHECK_MIN_DISK_MB:-1024}" ] ||
+	not_graded "the disk is full: ${free_mb:-0} MB free for $kobj (${CHECK_MIN_DISK_MB:-1024} MB needed)"
+
+if [ "${KERNEL_BUILT:-0}" = 0 ] && ! sh "$here/kernel.sh" "$ksrc" "$kobj" "$out" "$@"; then
+	why=$(sh "$here/build-failure.sh" "$out/kernel-build.log")
+	[ -z "$why" ] || not_graded "$why"
 	give_up "the kernel does not build (log: $out/kernel-build.log)"
+fi
 
 # The kernel's own modules (a lab's =m code), then the modules named in the
 # lab's tests/Kbuild, built against this kernel.
@@ -140,13 +165,28 @@ echo "$token" >"$stage/token"
 sh "$here/initramfs.sh" "$GEN_INIT_CPIO" "$GUEST_INIT" "$out/initramfs.cpio" "$stage" ||
 	give_up "the initramfs could not be packed"
 
-# The whole run may take every test's timeout, plus boot and kmemleak.
+# The whole run may take every test's timeout, plus boot and kmemleak.  A
+# guest that has not started /init within the boot budget is killed and
+# booted again, twice at most, as is one whose QEMU failed: neither is the
+# lab code's doing (a panic or a hang at boot is, and is graded).
 budget=$(awk '!/^#/ && $4 ~ /^[0-9]+$/ { s += $4 } END { print s + 120 }' "$conf")
-sh "$here/qemu.sh" --timeout "$budget" --log "$out/console.log" --results "$out/results.tap" \
-	"$kobj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/run-tests /lab/tests/tests.conf \
-	2>"$out/qemu.err"
-status=$?
-[ ! -s "$out/qemu.err" ] || sed 's/^/check: /' "$out/qemu.err"
+boot_budget=${BOOT_BUDGET:-120}
+try=1
+while :; do
+	ACCEL=${ACCEL:-grade} sh "$here/qemu.sh" --timeout "$budget" --boot-budget "$boot_budget" --log "$out/console.log" \
+		--results "$out/results.tap" "$kobj/arch/x86/boot/bzImage" "$out/initramfs.cpio" \
+		-- /lab/run-tests /lab/tests/tests.conf 2>"$out/qemu.err"
+	status=$?
+	[ ! -s "$out/qemu.err" ] || sed 's/^/check: /' "$out/qemu.err"
+	case $status in 252 | 253) ;; *) break ;; esac
+	cp "$out/console.log" "$out/console.try$try.log"
+	[ "$try" -lt 3 ] || not_graded "$(case $status in
+		252) echo "QEMU failed in 3 tries (console logs: $out/console.try*.log)" ;;
+		*) echo "the guest did not reach /init in 3 boots of $boot_budget s (console logs: $out/console.try*.log)" ;;
+		esac)"
+	try=$((try + 1))
+	echo "check: booting again (try $try of 3)"
+done
 python3 "$here/grade.py" "$conf" "$out/results.tap" "$out/console.log" "$status" "$out/failures" \
 	--summary "$out/summary.tsv" --hz "$(sed -n 's/^CONFIG_HZ=//p' "$kobj/.config")" --of "$graded" \
 	--token "$token" --suite "$lab" --junit "$out/results.xml" --json "$out/results.json"

@@ -20,7 +20,10 @@ ignored, and counted.  --junit and --json write the verdicts as JUnit XML
 (one testcase per graded test, kernel health its own) and as a
 Gradescope results.json, for CI engines and course platforms; --suite
 names the lab in them.  --reason TEXT: the run never reached the guest
-(the kernel does not build); every test fails with TEXT.
+(the kernel does not build); every test fails with TEXT.  --not-graded
+TEXT: the run failed for a reason that is not the lab code's (the guest
+did not boot, a full disk): no test passes or fails, no score is given,
+and the JUnit cases are errors, not failures; exits 3.
 """
 import json
 import os
@@ -178,10 +181,44 @@ def options(args, spec):
     return got
 
 
+def not_graded(conf, reason, opt):
+    """Report a run that gives no verdict: every test, and the whole, not graded."""
+    tests, health = read_conf(conf)
+    names = [t for _, t, _ in tests] + (["kernel-health"] if health else [])
+    width = max([len(t) for t in names] + [14]) + 2
+    for name in names:
+        print(f"  {name:<{width}} ----  not graded")
+    print(f"Not graded: {reason}")
+    suite = opt.get("suite", "lab")
+    if "junit" in opt:
+        root = ET.Element("testsuites", name=suite, tests=str(len(names)), errors=str(len(names)))
+        ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(names)), failures="0",
+                           errors=str(len(names)), time="0")
+        for name in names:
+            tc = ET.SubElement(ts, "testcase", classname=suite, name=name, time="0")
+            ET.SubElement(tc, "error", message=NOT_XML.sub("", f"not graded: {reason}"),
+                          type="not-graded")
+        ET.ElementTree(root).write(opt["junit"], encoding="utf-8", xml_declaration=True)
+    if "json" in opt:
+        # No score anywhere: a platform must not read this run as a zero.
+        with open(opt["json"], "w") as f:
+            json.dump({"not_graded": True, "reason": reason,
+                       "output": f"{suite}: not graded: {reason}. Grade it again.",
+                       "tests": [{"name": n, "status": "not graded", "output": reason}
+                                 for n in names]}, f, indent=1)
+            f.write("\n")
+    return 3
+
+
 def main():
     args = sys.argv[1:]
     opt = options(args, {"summary": str, "hz": int, "of": int, "token": str,
-                         "suite": str, "junit": str, "json": str, "reason": str})
+                         "suite": str, "junit": str, "json": str, "reason": str,
+                         "not-graded": str})
+    if "not-graded" in opt:
+        if len(args) != 5:
+            sys.exit(__doc__)
+        return not_graded(args[0], opt["not-graded"], opt)
     summary, hz, of = opt.get("summary"), opt.get("hz"), opt.get("of")
     if len(args) != 5:
         sys.exit(__doc__)

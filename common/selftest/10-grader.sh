@@ -146,6 +146,38 @@ assert "Expected 3" in t["f.b"]["output"]
 assert t["kernel-health"]["score"] == 0 and t["kernel-health"]["max_score"] == 5
 PY
 
+# A run that failed for the machine's reasons is not graded: no score in
+# the report, JUnit errors (not failures), JSON without a score, exit 3.
+python3 "$OLDPWD/common/grade.py" conf res console 252 out --not-graded "QEMU failed in 3 tries" \
+	--suite labXX --junit ng.xml --json ng.json >report
+[ $? -eq 3 ] || fail "a run that was not graded did not exit 3"
+cat report
+expect_line "Not graded: QEMU failed in 3 tries" report
+grep -q '^Score:' report && fail "a run that was not graded was given a score"
+[ "$(xmllint --xpath 'count(//testcase[error][not(failure)])' ng.xml)" = 3 ] ||
+	fail "ng.xml does not have 3 testcases in error"
+python3 - ng.json <<'PY' || fail "ng.json gives a score, or no reason"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["not_graded"] is True and "QEMU failed" in r["reason"], r
+assert "score" not in r and all("score" not in t for t in r["tests"]), r
+PY
+
+# Why a build failed: the machine's (a full disk) is never the code's; a
+# compiler error is the hand-in's when it names a file the hand-in
+# changes, or when the hand-in changes a header (it can break any file).
+printf '  CC      kernel/fork.o\n../kernel/fork.c:10:5: error: implicit declaration\n' >build.log
+why() { HANDIN_FILES=$1 sh "$OLDPWD/common/build-failure.sh" build.log; }
+[ -z "$(why kernel/fork.c)" ] || fail "an error in a file the hand-in changes was blamed on the machine"
+[ -z "$(why 'include/linux/fork_hook.h security/x.c')" ] || fail "an error beside a hand-in's header was blamed on the machine"
+[ -z "$(why '')" ] || fail "an error in a student's own tree was blamed on the machine"
+why security/x.c | grep -q '^the kernel build failed in kernel/fork.c:10:5, which the hand-in does not change' ||
+	fail "an error in a file the hand-in does not change was blamed on it: $(why security/x.c)"
+printf 'In file included from ../kernel/fork.c:3:\n../security/x.c:4:1: note: here\n../kernel/fork.c:9:1: error: x\n' >build.log
+[ -z "$(why security/x.c)" ] || fail "an error whose notes name the hand-in's file was blamed on the machine"
+printf '  AR      built-in.a\n/usr/bin/ld: final link failed: No space left on device\n' >build.log
+why kernel/fork.c | grep -q 'failed on this machine: No space left on device' || fail "a full disk was blamed on the hand-in"
+
 # make check-labN T="...": short names pick tests (and "health"); an unknown
 # one is refused before anything is built, naming the lab's tests.
 cd "$OLDPWD" || exit 1
@@ -159,3 +191,9 @@ expect_grep '^health ' "$SCRATCH/pick/tests.conf"
 CHECK_T=no_such_test sh common/check.sh "$lab" "$SCRATCH/none" "$SCRATCH/none" "$SCRATCH/none-out" 2>"$SCRATCH/err"
 [ $? -eq 2 ] || fail "an unknown test name was not refused"
 expect_grep "no test 'no_such_test' in $lab/tests.conf; its tests are: .*${first#*.}" "$SCRATCH/err"
+
+# A disk too full for a build is said before anything is built: not graded.
+CHECK_MIN_DISK_MB=999999999 sh common/check.sh "$lab" "$SCRATCH/none" "$SCRATCH/none" "$SCRATCH/full" >"$SCRATCH/full.txt" 2>&1
+[ $? -eq 3 ] || fail "a full disk did not leave the run not graded (exit 3)"
+expect_grep '^Not graded: the disk is full: [0-9]+ MB free' "$SCRATCH/full.txt"
+expect_grep '^-	[0-9]+	not-graded	the disk is full' "$SCRATCH/full/summary.tsv"
