@@ -18,6 +18,8 @@ COURSE_KCONFIG := common/kconfig/base.config common/kconfig/debug.config
 KCONFIG   := $(COURSE_KCONFIG)
 # Configurations once made, by what they are made from (common/kconfig.sh)
 export KCONFIG_CACHE ?= $(abspath $(BUILD))/kconfig-cache
+# Who holds a tree's lock, as a waiting command reports it (common/lock.sh)
+export COURSE_COMMAND := make $(or $(MAKECMDGOALS),all) in $(CURDIR)
 # One gdbstub port per user, so that several students can share a machine.
 GDB_PORT  ?= $(shell echo $$((10000 + $$(id -u) % 50000)))
 

@@ -16,7 +16,8 @@
 #  - make bench ships only with every lab: it measures every solution, and
 #    common/bench/bench.c subscribes to the proc connector as lab 02's
 #    cn-fork-listen does;
-#  - make test and its CI (.ci/): they grade the solutions.
+#  - make test and its CI (.ci/): they grade the solutions; make soak (a
+#    course machine's check).
 # DEST/.course-release names the released labs.
 set -eu
 
@@ -42,6 +43,9 @@ expect=$(printf '%s\n' $labs | head -n "$(echo "$released" | wc -l)")
 }
 next=$(printf '%s\n' $labs | sed -n "$(($(echo "$released" | wc -l) + 1))p")
 
+# Two releases into one DEST at once would each find it empty.
+. "$(dirname "$0")/lock.sh"
+LOCK_WHO=dist hold_lock "$dest"
 if [ -e "$dest" ] && [ -n "$(ls -A "$dest")" ]; then
 	echo "dist: $dest exists and is not empty; nothing was written (say a new DEST)" >&2
 	exit 2
@@ -60,7 +64,7 @@ withheld() {
 		common/bench/* | common/bench.* | common/selftest/11-bench.sh) return 0 ;;
 		esac
 	fi
-	case $1 in .ci/* | common/selftest.mk | common/selftest.sh | common/selftest/* | common/labtest/*) return 0 ;; esac
+	case $1 in .ci/* | common/selftest.mk | common/selftest.sh | common/selftest/* | common/labtest/* | common/soak.sh) return 0 ;; esac
 	return 1
 }
 

@@ -9,7 +9,12 @@
 #	JOBS lanes at once (GNU parallel), lane K in its own worktree
 #	(TREE's parent with "-K" for K > 1: build/grade-2/{linux,obj}).
 #	A hand-in already graded from the same patch at the same course
-#	commit is not graded again, unless FORCE=1.
+#	commit is not graded again, unless FORCE=1.  With HOSTS (a GNU
+#	parallel --sshloginfile: "JOBS/[user@]host" a line), the hand-ins go
+#	to those machines, each with the course at REMOTE_COURSE (default:
+#	this course's path) at the same commit and its packages, and their
+#	results come back into OUT; GRADE_SSH is the ssh command (default ssh).
+#	SLURM=1: submitted as a Slurm job array instead (common/grade-slurm.sh).
 #
 # TREE (a worktree of KSRC's repository) and OBJ (its kernel objects) are
 # reused from one hand-in to the next, so that only what a hand-in changes
@@ -21,6 +26,8 @@ mode=$1 labdir=$2 ksrc=$3 tree=$4 obj=$5 out=$6 handin=$7
 shift 7
 here=$(cd "$(dirname "$0")" && pwd)
 lab=$(basename "$labdir")
+. "$here/lock.sh"
+LOCK_WHO=grade
 ref=${GRADE_REF:-refs/course/$lab/skeleton}
 
 # The answers a hand-in gives to the lesson's questions: the lines it adds
@@ -113,7 +120,9 @@ grade_one() {
 				"$o/apply.log"
 			return 1
 		}
-		sh "$here/check.sh" "$labdir" "$tree" "$obj" "$o" "$@"
+		# what check.sh may not blame on the hand-in: the files it does not change
+		HANDIN_FILES=$(git -C "$tree" diff --no-renames --name-only "$ref" HEAD | tr '\n' ' ') \
+			sh "$here/check.sh" "$labdir" "$tree" "$obj" "$o" "$@"
 		;;
 	2) refuse "$o" "the hand-in does not apply: $(grep -m1 -E 'error|failed|does not' "$o/apply.log" || head -n1 "$o/apply.log")" "$o/apply.log" ;;
 	*) echo "grade: could not prepare $tree at $ref" >&2; return 2 ;;
@@ -122,6 +131,7 @@ grade_one() {
 
 case $mode in
 one)
+	hold_lock "$tree"
 	grade_one "$handin" "$out" "$@"
 	rc=$?
 	[ "$handin" = - ] || echo "answers: $(answers_of "$handin") (Documentation/labs/ in the hand-in)"
@@ -135,7 +145,13 @@ many)
 	jobs=${JOBS:-$(default_jobs)}
 	case $jobs in '' | *[!0-9]* | 0) echo "grade: JOBS=$jobs: say a number of lanes, 1 or more" >&2; exit 2 ;; esac
 	[ "$jobs" -le "$total" ] || jobs=$total
-	check_disk "$jobs" || exit 2
+	if [ -n "${HOSTS:-}" ]; then
+		[ -r "$HOSTS" ] || { echo "grade: HOSTS=$HOSTS: no such file; write one host a line, as 'JOBS/user@host' (GNU parallel's --sshloginfile)" >&2; exit 2; }
+		where="the lanes of $(grep -c -v -E '^[[:space:]]*(#|$)' "$HOSTS") host(s) in $HOSTS"
+	else
+		check_disk "$jobs" || exit 2
+		where="$jobs lane(s)"
+	fi
 	mkdir -p "$out"
 	course=$(git -C "$ksrc" rev-parse -q --verify "$ref^{commit}") ||
 		{ echo "grade: no $ref in $ksrc (make course-refs)" >&2; exit 2; }
@@ -149,30 +165,55 @@ many)
 		[ -n "${FORCE:-}" ] || [ ! -f "$out/$name/row.csv" ] || read -r stamp <"$out/$name/stamp" 2>/dev/null
 		[ "$stamp" != "$sum $course" ] || continue
 		rm -f "$out/$name/row.csv"
-		printf '%s\t%s\n' "$sum $course" "$h" >>"$out/todo"
+		# (a path with /./ is sent to another host as just its name)
+		printf '%s\t%s\n' "$sum $course" "${h%/*}/./${h##*/}" >>"$out/todo"
 	done
 	todo=$(wc -l <"$out/todo")
-	echo "grade: $total hand-ins, $((total - todo)) already graded (FORCE=1 grades them again), $todo to grade in $jobs lane(s)"
+	if [ -n "${SLURM:-}" ] && [ "$todo" -gt 0 ]; then
+		command -v sbatch >/dev/null || { echo "grade: SLURM=1: no sbatch here; submit from a Slurm login node" >&2; exit 2; }
+		echo "grade: $total hand-ins, $((total - todo)) already graded, $todo to grade as a Slurm job array"
+		sbatch --array=1-"$todo" --output="$(realpath "$out")/slurm-%A_%a.out" "$here/grade-slurm.sh" \
+			"$(cd "$here/.." && pwd)" "$labdir" "$ksrc" "$tree" "$obj" "$(realpath "$out")" "$@" || exit 2
+		echo "grade: once the array is done, the same command writes $out/grades.csv"
+		exit 0
+	fi
+	echo "grade: $total hand-ins, $((total - todo)) already graded (FORCE=1 grades them again), $todo to grade in $where"
 	if [ "$todo" -gt 0 ]; then
 		# the lanes' worktrees, one after the other (git names each as it
 		# makes it: two at once can collide)
 		k=1
-		while [ "$k" -le "$jobs" ]; do
-			sh "$here/worktree.sh" "$ksrc" "$(lane_tree "$k")" "$ref" ||
+		while [ -z "${HOSTS:-}" ] && [ "$k" -le "$jobs" ]; do
+			(hold_lock "$(lane_tree "$k")" && sh "$here/worktree.sh" "$ksrc" "$(lane_tree "$k")" "$ref") ||
 				{ echo "grade: could not make $(lane_tree "$k")" >&2; exit 2; }
 			k=$((k + 1))
 		done
 		start=$(date +%s)
 		# one line per finished hand-in, with an ETA from the pace so far
 		# shellcheck disable=SC2016
-		parallel --will-cite --jobs "$jobs" --colsep '\t' --joblog "$out/joblog" --line-buffer \
-			sh "$here/grade.sh" lane "$labdir" "$ksrc" "$tree" "$obj" "$out" "{%}" "{1}" "{2}" "$@" <"$out/todo" |
-			while read -r name verdict secs log; do
+		if [ -n "${HOSTS:-}" ]; then
+			# Each host grades in its course folder and sends back a tar
+			# of the hand-in's results; the variables that change what
+			# is graded go along.
+			export GRADE_TAR=1
+			set -- --sshloginfile "$HOSTS" ${GRADE_SSH:+--ssh "$GRADE_SSH"} --workdir ... \
+				--transferfile {2} --return "$out/./{2/.}.result.tar" --cleanup \
+				--env ONLY_TESTS --env CHECK_T --env BOOT_BUDGET --env QEMU_EXTRA --env APPEND \
+				--env ACCEL --env COURSE_COMMAND --env GRADE_REF --env GRADE_TAR --env GRADE_LANES \
+				sh "${REMOTE_COURSE:-$(cd "$here/.." && pwd)}/common/grade.sh" remote "$labdir" "$ksrc" \
+				"$tree" "$obj" out "{2/}" "{1}" "{%}" "$@"
+		else
+			set -- --jobs "$jobs" sh "$here/grade.sh" lane "$labdir" "$ksrc" "$tree" "$obj" "$out" "{%}" "{1}" "{2}" "$@"
+		fi
+		parallel --will-cite --colsep '\t' --joblog "$out/joblog" --line-buffer "$@" <"$out/todo" |
+			while read -r name verdict secs; do
 				i=$(( ${i:-0} + 1 ))
 				left=$(( ($(date +%s) - start) * (todo - i) / i ))
 				printf 'grade: [%d/%d] %s: %s (%s s; log: %s)  ETA %dh%02dm\n' "$i" "$todo" "$name" \
-					"$verdict" "$secs" "$log" $((left / 3600)) $((left % 3600 / 60))
+					"$verdict" "$secs" "$out/$name.log" $((left / 3600)) $((left % 3600 / 60))
 			done
+		for t in "$out"/*.result.tar; do
+			[ ! -f "$t" ] || { tar xf "$t" -C "$out" && rm -f "$t"; }
+		done
 	fi
 	csv=$out/grades.csv
 	echo "name,score,max,failed,health,answers" >"$csv"
@@ -181,10 +222,53 @@ many)
 		if [ -f "$out/$name/row.csv" ] && IFS= read -r row <"$out/$name/row.csv"; then
 			printf '%s\n' "$row"
 		else
-			echo "$name,0,?,\"all\",\"no verdict (see $out/$name.log)\",\"$(answers_of "$h")\""
+			echo "$name,not graded,?,\"-\",\"no verdict (see $out/$name.log)\",\"$(answers_of "$h")\""
 		fi
 	done >>"$csv"
 	echo "grade: $csv (joblog: $out/joblog)"
+	# a hand-in without a verdict keeps no stamp, so the same command grades it again
+	left=$(grep -c '^[^,]*,not graded,' "$csv")
+	[ "$left" -eq 0 ] || {
+		echo "grade: $left hand-in(s) not graded, for reasons not theirs (the health column says which): run the same command again to grade them"
+		exit 3
+	}
+	;;
+remote)
+	# one hand-in of a batch on another machine, in this course folder
+	# there: "remote LAB KSRC TREE OBJ OUT PATCH STAMP SLOT FRAGMENT...",
+	# OUT and PATCH relative to where it starts (GNU parallel's working
+	# folder there, to which PATCH was sent), or absolute (shared storage:
+	# a Slurm job array).  GRADE_TAR=1: the results, OUT's content, also
+	# go into OUT/../NAME.result.tar, for parallel to send back.
+	stamp=$1 slot=$2
+	shift 2
+	w=$(pwd) name=$(basename "$handin" .patch)
+	case $out in /*) ;; *) out=$w/$out ;; esac
+	case $handin in /*) ;; *) handin=$w/$handin ;; esac
+	cd "$here/.." || exit 1
+	export GEN_INIT_CPIO="$PWD/build/tools/gen_init_cpio" GUEST_INIT="$PWD/build/guest/init" \
+		RUN_TESTS="$PWD/build/guest/run-tests"
+	mkdir -p "$out/$name"
+	# the first free lane of one per core (GRADE_LANES), else the slot's
+	lanes=${GRADE_LANES:-$(nproc)} k=1
+	until [ "$k" -gt "$lanes" ] || try_lock "$(lane_tree "$k")"; do k=$((k + 1)); done
+	[ "$k" -le "$lanes" ] || k=$(( (slot - 1) % lanes + 1 ))
+	if ! MAKEFLAGS='' MAKELEVEL='' make -s --no-print-directory course-refs "$GEN_INIT_CPIO" "$GUEST_INIT" "$RUN_TESTS" \
+		>"$out/$name.setup.log" 2>&1; then
+		why="host $(hostname) could not make the course's refs and tools (log: $out/$name.setup.log)"
+	elif [ "$(git -C "$ksrc" rev-parse -q --verify "$ref^{commit}")" != "${stamp#* }" ]; then
+		why="host $(hostname) has another version of the course: update it to the batch's"
+	else
+		why=
+	fi
+	if [ -n "$why" ]; then
+		printf -- '-\t?\tnot-graded\t%s\n' "$why" >"$out/$name/summary.tsv"
+		printf '%s,not graded,?,"-","%s",""\n' "$name" "$why" >"$out/$name/row.csv"
+		echo "$name not-graded 0"
+	else
+		sh "$here/grade.sh" lane "$labdir" "$ksrc" "$tree" "$obj" "$out" "$k" "$stamp" "$handin" "$@"
+	fi
+	[ "${GRADE_TAR:-0}" = 0 ] || tar cf "$out/../$name.result.tar" -C "$out" .
 	;;
 lane)
 	# one hand-in of a batch, in lane K: "lane LAB KSRC TREE OBJ OUT K STAMP PATCH FRAGMENT..."
@@ -193,13 +277,22 @@ lane)
 	obj=$(lane_obj "$k") tree=$(lane_tree "$k")
 	name=$(basename "$h" .patch)
 	start=$(date +%s)
-	rm -f "$out/$name/summary.tsv"
-	{ echo "grade: $name in lane $k ($tree)"; grade_one "$h" "$out/$name" "$@"; } >"$out/$name.log" 2>&1
+	rm -f "$out/$name/summary.tsv" "$out/$name/stamp"
+	mkdir -p "$out/$name"
+	{ echo "grade: $name in lane $k ($tree) on $(hostname)"; hold_lock "$tree"; grade_one "$h" "$out/$name" "$@"; } \
+		>"$out/$name.log" 2>&1
 	IFS='	' read -r score max failed health <"$out/$name/summary.tsv" ||
-		{ score=0 max='?' failed=all health="no verdict (see $out/$name.log)"; }
+		{ score=- max='?' failed=not-graded health="no verdict (see $out/$name.log)"; }
+	if [ "$score" = - ]; then
+		# no stamp: a rerun of the batch grades it again
+		printf '%s,not graded,%s,"-","%s","%s"\n' "$name" "$max" \
+			"$(echo "$health" | sed 's/"/""/g')" "$(answers_of "$h")" >"$out/$name/row.csv"
+		echo "$name not-graded $(($(date +%s) - start))"
+		exit 0
+	fi
 	printf '%s,%s,%s,"%s","%s","%s"\n' "$name" "$score" "$max" "$failed" \
 		"$(echo "$health" | sed 's/"/""/g')" "$(answers_of "$h")" >"$out/$name/row.csv"
 	echo "$stamp" >"$out/$name/stamp"
-	echo "$name $score/$max $(($(date +%s) - start)) $out/$name.log"
+	echo "$name $score/$max $(($(date +%s) - start))"
 	;;
 esac

@@ -11,6 +11,8 @@ set -eu
 ksrc=$1 kobj=$2 logs=$3
 shift 3
 here=$(dirname "$0")
+. "$here/lock.sh"
+LOCK_WHO=kernel hold_lock "$ksrc"
 stamp=$kobj/.course-config
 want=$(for f in "$@"; do echo "== $f"; cat "$f"; done)
 if [ ! -f "$kobj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then

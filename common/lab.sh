@@ -11,6 +11,8 @@ set -eu
 
 cmd=$1 ksrc=$2 n=$3
 g() { git -C "$ksrc" "$@"; }
+. "$(dirname "$0")/lock.sh"
+LOCK_WHO=lab hold_lock "$ksrc"
 
 # Refuse when the tree holds work that is not committed: it is the student's.
 require_clean() {
