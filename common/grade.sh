@@ -260,6 +260,7 @@ remote)
 		why="host $(hostname) has another version of the course: update it to the batch's"
 	else
 		why=
+		rm -f "$out/$name.setup.log"
 	fi
 	if [ -n "$why" ]; then
 		printf -- '-\t?\tnot-graded\t%s\n' "$why" >"$out/$name/summary.tsv"
