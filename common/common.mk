@@ -22,6 +22,7 @@ help:
 	@echo "Instructors"
 	@echo "  make check-labN HANDIN=file.patch   grade one hand-in on a separate worktree"
 	@echo "  make grade-labN HANDINS=dir/        grade every dir/*.patch into a CSV"
+	@echo "                   HOSTS=hosts.txt: on other machines (GNU parallel over ssh); SLURM=1: a Slurm job array"
 	@echo "  make similarity-labN HANDINS=dir/   rank the pairs of hand-ins that look copied"
 	@echo "  make dist DEST=dir RELEASED=\"lab01 lab02\"  a student repository: those labs and the next one's skeleton"
 	@echo "  make skels       regenerate each lab's skeleton from solutions/"
