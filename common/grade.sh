@@ -27,6 +27,7 @@ shift 7
 here=$(cd "$(dirname "$0")" && pwd)
 lab=$(basename "$labdir")
 . "$here/lock.sh"
+# shellcheck disable=SC2034 # lock.sh's hold_lock names us with it
 LOCK_WHO=grade
 ref=${GRADE_REF:-refs/course/$lab/skeleton}
 

@@ -52,6 +52,7 @@ expect_grep '^grade: \[2/2\] ben: not-graded ' "$SCRATCH/nogo"
 expect_grep '^grade: 2 hand-in\(s\) not graded, .*run the same command again' "$SCRATCH/nogo"
 
 # 2. The skeleton, graded alone: the grade to compare with.
+# shellcheck disable=SC2046 # the layers are words
 GRADE_REF=refs/course/$lab/skeleton sh common/grade.sh one "$lab" "$KSRC" "$TEST_TREE" "$TEST_OBJ" \
 	"$out-alone" - $(lab_kconfig "$lab") >"$SCRATCH/alone" 2>&1
 cat "$SCRATCH/alone"
@@ -80,6 +81,7 @@ printf '1/h1\n1/h2\n' >"$SCRATCH/hosts.txt"
 export FAKE_HOSTS="$SCRATCH/hosts"
 COURSE_COMMAND="the batch" HOSTS=$SCRATCH/hosts.txt GRADE_SSH=$SCRATCH/bin/ssh GRADE_LANES=1 batch >"$SCRATCH/rerun" 2>&1 &
 first=$!
+# shellcheck disable=SC2046
 COURSE_COMMAND="the skeleton" GRADE_REF=refs/course/$lab/skeleton sh common/grade.sh one "$lab" "$KSRC" \
 	"$TEST_TREE" "$TEST_OBJ" "$out-one" - $(lab_kconfig "$lab") >"$SCRATCH/one" 2>&1
 wait "$first" || fail "the batch on two hosts exited $?"
