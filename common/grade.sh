@@ -165,7 +165,8 @@ many)
 		stamp=
 		[ -n "${FORCE:-}" ] || [ ! -f "$out/$name/row.csv" ] || read -r stamp <"$out/$name/stamp" 2>/dev/null
 		[ "$stamp" != "$sum $course" ] || continue
-		rm -f "$out/$name/row.csv"
+		# (and its log: one that never ran must not show an older run's)
+		rm -f "$out/$name/row.csv" "$out/$name.log"
 		# (a path with /./ is sent to another host as just its name)
 		printf '%s\t%s\n' "$sum $course" "${h%/*}/./${h##*/}" >>"$out/todo"
 	done
@@ -223,7 +224,10 @@ many)
 		if [ -f "$out/$name/row.csv" ] && IFS= read -r row <"$out/$name/row.csv"; then
 			printf '%s\n' "$row"
 		else
-			echo "$name,not graded,?,\"-\",\"no verdict (see $out/$name.log)\",\"$(answers_of "$h")\""
+			# the job's exit, from the joblog: a job that never ran left no log
+			job=$(awk -F'\t' -v a=" $name.patch " -v b="/$name.patch " 'NR > 1 && (index($9 " ", a) || index($9 " ", b)) {
+				j = "its job on " ($2 == ":" ? "this machine" : $2) " exited " $7 } END { print j }' "$out/joblog" 2>/dev/null)
+			echo "$name,not graded,?,\"-\",\"no verdict: ${job:-no job ran} (log: $out/$name.log; joblog: $out/joblog)\",\"$(answers_of "$h")\""
 		fi
 	done >>"$csv"
 	echo "grade: $csv (joblog: $out/joblog)"

@@ -71,21 +71,43 @@ while [ $# -gt 0 ]; do
 done
 host=$1
 shift
+[ "$host" != down ] || { echo "ssh: connect to host down port 22: No route to host" >&2; exit 255; }
 [ "${1:-}" != -- ] || shift
 echo "$host: $*" >>"$FAKE_HOSTS/log"
 mkdir -p "$FAKE_HOSTS/$host"
-cd "$FAKE_HOSTS/$host" && HOME=$FAKE_HOSTS/$host exec sh -c "$*"
+# (as sshd does, the login's HOME and SHELL: GNU parallel's worker runs
+# the job with $SHELL, which a CI job's environment may not have)
+cd "$FAKE_HOSTS/$host" && HOME=$FAKE_HOSTS/$host SHELL=/bin/sh exec sh -c "$*"
 SSH
 chmod +x "$SCRATCH/bin/ssh"
 printf '1/h1\n1/h2\n' >"$SCRATCH/hosts.txt"
 export FAKE_HOSTS="$SCRATCH/hosts"
+
+# 3a. A host that cannot be reached: its hand-ins are not graded, each row
+# names it, and no log from the run before stands in for the one that did
+# not happen.
+printf '1/down\n' >"$SCRATCH/down.txt"
+HOSTS=$SCRATCH/down.txt GRADE_SSH=$SCRATCH/bin/ssh batch >"$SCRATCH/down" 2>&1
+rc=$?
+[ "$rc" -eq 3 ] || { cat "$SCRATCH/down"; fail "a batch whose only host is down exited $rc, expected 3"; }
+for who in ann ben; do
+	expect_grep "^$who,not graded,\?,\"-\",\"no verdict: its job on down exited 255 " "$out/grades.csv"
+	[ ! -e "$out/$who.log" ] || fail "$out/$who.log is left from the run before, as if the host had graded it"
+done
+
+# 3b. The two hosts, beside a single hand-in on the same tree.
 COURSE_COMMAND="the batch" HOSTS=$SCRATCH/hosts.txt GRADE_SSH=$SCRATCH/bin/ssh GRADE_LANES=1 batch >"$SCRATCH/rerun" 2>&1 &
 first=$!
 # shellcheck disable=SC2046
 COURSE_COMMAND="the skeleton" GRADE_REF=refs/course/$lab/skeleton sh common/grade.sh one "$lab" "$KSRC" \
 	"$TEST_TREE" "$TEST_OBJ" "$out-one" - $(lab_kconfig "$lab") >"$SCRATCH/one" 2>&1
-wait "$first" || fail "the batch on two hosts exited $?"
+wait "$first"
+rc=$?
 cat "$SCRATCH/rerun" "$SCRATCH/one" "$out/grades.csv"
+[ "$rc" -eq 0 ] || {
+	for f in "$out"/*.log "$out"/*.setup.log "$FAKE_HOSTS/log"; do [ ! -f "$f" ] || { echo "== $f"; cat "$f"; }; done
+	fail "the batch on two hosts exited $rc"
+}
 expect_grep "^grade: 2 hand-ins, 0 already graded .*, 2 to grade in the lanes of 2 host\(s\) in $SCRATCH/hosts.txt" \
 	"$SCRATCH/rerun"
 # (each hand-in's log names the folder it was graded in: its host's home)
