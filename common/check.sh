@@ -10,7 +10,12 @@
 # those tests, and the health test if it is one of them, "kernel-health"
 # (make test uses that for planted bugs: kmemleak's scans take 20 s);
 # CHECK_T="WORD..." (make check-labN T=...) does the same with short names: a
-# test whose name is WORD or ends in ".WORD", "health" for kernel-health.
+# test whose name is WORD or ends in ".WORD", "health" for kernel-health;
+# CHECK_FAILFAST=1 (make check-labN FAILFAST=1; mutation runs) stops the
+# run at its first failing test: the rest are "not run", kmemleak skipped;
+# CHECK_PROFILE=1 (make profile-labN) times the guest's steps too: the
+# host's time of each results line (stamps) and each module load/unload.
+# OUT-DIR/steps.tsv: the host's seconds for each step of the run.
 # OUT-DIR receives the logs, console.log, results.tap, the failing tests'
 # output, summary.tsv ("score max failed-tests health"), and the verdicts
 # as JUnit XML (results.xml) and Gradescope JSON (results.json).
@@ -80,11 +85,23 @@ free_mb=$(df -Pk "$(dirname "$(realpath -m "$kobj")")" | awk 'NR == 2 { print in
 [ "${free_mb:-0}" -ge "${CHECK_MIN_DISK_MB:-1024}" ] ||
 	not_graded "the disk is full: ${free_mb:-0} MB free for $kobj (${CHECK_MIN_DISK_MB:-1024} MB needed)"
 
+# step NAME: the host's seconds since the last step, into steps.tsv
+: >"$out/steps.tsv"
+mark=${GRADE_STARTED:-$(date +%s.%N)}
+step() {
+	now=$(date +%s.%N)
+	awk -v a="$mark" -v b="$now" -v s="$1" 'BEGIN { printf "%s\t%.1f\n", s, b - a }' >>"$out/steps.tsv"
+	mark=$now
+}
+[ -z "${GRADE_STARTED:-}" ] || step "tree reset, hand-in applied (grade.sh)"
+
 if [ "${KERNEL_BUILT:-0}" = 0 ] && ! sh "$here/kernel.sh" "$ksrc" "$kobj" "$out" "$@"; then
 	why=$(sh "$here/build-failure.sh" "$out/kernel-build.log")
 	[ -z "$why" ] || not_graded "$why"
 	give_up "the kernel does not build (log: $out/kernel-build.log)"
 fi
+
+step "kernel build"
 
 # The kernel's own modules (a lab's =m code), then the modules named in the
 # lab's tests/Kbuild, built against this kernel.
@@ -125,6 +142,8 @@ if [ -n "$modsrc" ]; then
 	cp "$kept"/*.ko "$stage/"
 fi
 
+step "test modules"
+
 # Test programs (the other tests/*.c) and the tree's exercise programs.
 # Every graded run boots, and each MB of initramfs costs the boot about
 # 0.15 s (a base boot with 4 MB more: 6.4 s -> 7.0 s to /init, 4 Dec):
@@ -160,10 +179,14 @@ cp "$RUN_TESTS" "$stage/run-tests"
 # ignores the lines without it (see common/guest/run-tests.c).
 token=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 echo "$token" >"$stage/token"
+step "test programs"
+[ "${CHECK_FAILFAST:-0}" = 0 ] || : >"$stage/failfast"
+if [ "${CHECK_PROFILE:-0}" = 0 ]; then CHECK_PROFILE=; else : >"$stage/profile"; fi
 [ "${STAGE_ONLY:-0}" = 0 ] || exit 0
 
 sh "$here/initramfs.sh" "$GEN_INIT_CPIO" "$GUEST_INIT" "$out/initramfs.cpio" "$stage" ||
 	give_up "the initramfs could not be packed"
+step "initramfs"
 
 # The whole run may take every test's timeout, plus boot and kmemleak.  A
 # guest that has not started /init within the boot budget is killed and
@@ -174,8 +197,8 @@ boot_budget=${BOOT_BUDGET:-120}
 try=1
 while :; do
 	ACCEL=${ACCEL:-grade} sh "$here/qemu.sh" --timeout "$budget" --boot-budget "$boot_budget" --log "$out/console.log" \
-		--results "$out/results.tap" "$kobj/arch/x86/boot/bzImage" "$out/initramfs.cpio" \
-		-- /lab/run-tests /lab/tests/tests.conf 2>"$out/qemu.err"
+		--results "$out/results.tap" ${CHECK_PROFILE:+--stamps "$out/stamps"} \
+		"$kobj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/run-tests /lab/tests/tests.conf 2>"$out/qemu.err"
 	status=$?
 	[ ! -s "$out/qemu.err" ] || sed 's/^/check: /' "$out/qemu.err"
 	case $status in 252 | 253) ;; *) break ;; esac
@@ -187,6 +210,7 @@ while :; do
 	try=$((try + 1))
 	echo "check: booting again (try $try of 3)"
 done
+step "boot, tests, shutdown"
 python3 "$here/grade.py" "$conf" "$out/results.tap" "$out/console.log" "$status" "$out/failures" \
 	--summary "$out/summary.tsv" --hz "$(sed -n 's/^CONFIG_HZ=//p' "$kobj/.config")" --of "$graded" \
 	--token "$token" --suite "$lab" --junit "$out/results.xml" --json "$out/results.json"

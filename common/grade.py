@@ -39,6 +39,9 @@ ILLNESS = re.compile(
     r"suspicious RCU usage|rcu_.*detected stalls|list_(add|del) corruption")
 # kselftest_harness.h's failed assertion: "# file.c:LINE:test:Expected ..."
 ASSERTION = re.compile(r"^#\s+\S+\.c:\d+:")
+# run-tests's line when FAILFAST=1 stopped the run at a failing test
+FAILFAST_STOP = "# failfast: stopped at the first failing test"
+FAILFAST_WHY = "the run stopped at its first failing test (FAILFAST=1)"
 STATUS = {250: "the guest kernel panicked", 251: "the guest hung and was killed",
           252: "QEMU failed"}
 
@@ -133,6 +136,8 @@ def health_check(console, events, status, hz):
         return False, "kmemleak found leaked objects", [l for o in leaks for l in o][:15]
     if status in STATUS:
         return False, STATUS[status], lines[-15:]
+    if FAILFAST_STOP in [text for _, text in events]:
+        return False, "not checked: " + FAILFAST_WHY, []
     if "# done" not in [text for _, text in events]:
         return False, "the test run did not finish", lines[-15:]
     return True, "", []
@@ -241,6 +246,8 @@ def main():
     failures, cases = [], []
     width = max([len(t) for _, t, _ in tests] + [14]) + 2
     why_missing = opt.get("reason") or STATUS.get(status, "not reported by the guest")
+    if FAILFAST_STOP in [text for _, text in events]:
+        why_missing = "not run: " + FAILFAST_WHY
     for binary, test, points in tests:
         result = found.get((binary, test))
         ok = bool(result and result[0]) and (binary, test) in declared

@@ -111,6 +111,9 @@ grade_one() {
 	h=$1 o=$2
 	shift 2
 	mkdir -p "$o"
+	# check.sh's first step (steps.tsv): the tree's reset and the patch
+	GRADE_STARTED=$(date +%s.%N)
+	export GRADE_STARTED
 	[ "$h" != - ] || h=
 	sh "$here/worktree.sh" "$ksrc" "$tree" "$ref" "$h" "$o/apply.log"
 	case $? in
@@ -199,7 +202,7 @@ many)
 			export GRADE_TAR=1
 			set -- --sshloginfile "$HOSTS" ${GRADE_SSH:+--ssh "$GRADE_SSH"} --workdir ... \
 				--transferfile {2} --return "$out/./{2/.}.result.tar" --cleanup \
-				--env ONLY_TESTS --env CHECK_T --env BOOT_BUDGET --env QEMU_EXTRA --env APPEND \
+				--env ONLY_TESTS --env CHECK_T --env CHECK_FAILFAST --env BOOT_BUDGET --env QEMU_EXTRA --env APPEND \
 				--env ACCEL --env COURSE_COMMAND --env GRADE_REF --env GRADE_TAR --env GRADE_LANES \
 				sh "${REMOTE_COURSE:-$(cd "$here/.." && pwd)}/common/grade.sh" remote "$labdir" "$ksrc" \
 				"$tree" "$obj" out "{2/}" "{1}" "{%}" "$@"

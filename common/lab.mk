@@ -46,7 +46,7 @@ LAB_UPTO_$(2) := $$(LAB_UPTO) $(1)
 LAB_UPTO := $$(LAB_UPTO_$(2))
 LAB_KCONFIG_$(2) := $$(KCONFIG) $$(wildcard $$(addsuffix /kconfig,$$(LAB_UPTO_$(2))))
 
-.PHONY: lab$(2) check-lab$(2) handin-lab$(2) grade-lab$(2) gdb-lab$(2) similarity-lab$(2)
+.PHONY: lab$(2) check-lab$(2) handin-lab$(2) grade-lab$(2) gdb-lab$(2) similarity-lab$(2) profile-lab$(2)
 lab$(2): course-refs
 	@sh common/lab.sh start $(KSRC) $(2) $(1) \
 		$$(if $$(OWN),HEAD,refs/course/$(1)/base)
@@ -56,11 +56,11 @@ check-lab$(2): $(GUEST_TOOLS) | tree
 	@git -C $(KSRC) rev-parse -q --verify refs/tags/lab$(2)-start >/dev/null || \
 		{ echo "check-lab$(2): lab $(2) is not started in $(KSRC): run 'make lab$(2)' first"; exit 1; }
 	@echo "check-lab$(2): grading $(KSRC) (logs: $(BUILD)/check/$(1))"
-	@$(GUEST_ENV) CHECK_T="$(T)" sh common/check.sh $(1) $(KSRC) $(KOBJ) $(BUILD)/check/$(1) $$(LAB_KCONFIG_$(2))
+	@$(GUEST_ENV) CHECK_T="$(T)" CHECK_FAILFAST="$(FAILFAST)" sh common/check.sh $(1) $(KSRC) $(KOBJ) $(BUILD)/check/$(1) $$(LAB_KCONFIG_$(2))
 else
 check-lab$(2): course-refs $(GUEST_TOOLS)
 	@echo "check-lab$(2): grading $(HANDIN) on $(GRADE_TREE) (logs: $(BUILD)/grade/$(1))"
-	@$(GUEST_ENV) CHECK_T="$(T)" sh common/grade.sh one $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
+	@$(GUEST_ENV) CHECK_T="$(T)" CHECK_FAILFAST="$(FAILFAST)" sh common/grade.sh one $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
 		$(BUILD)/grade/$(1) $(HANDIN) $$(LAB_KCONFIG_$(2))
 endif
 
@@ -69,8 +69,18 @@ handin-lab$(2): | tree
 
 grade-lab$(2): course-refs $(GUEST_TOOLS)
 	@test -n "$(HANDINS)" || { echo "grade-lab$(2): say which folder: make grade-lab$(2) HANDINS=dir/"; exit 2; }
-	@$(GUEST_ENV) sh common/grade.sh many $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
+	@$(GUEST_ENV) CHECK_FAILFAST="$(FAILFAST)" sh common/grade.sh many $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) \
 		$(BUILD)/grade/$(1)-batch $(HANDINS) $$(LAB_KCONFIG_$(2))
+
+# Where a graded run's time goes: the solution graded in the grading
+# tree with the host's time of every results line (common/profile.py).
+profile-lab$(2): course-refs $(GUEST_TOOLS)
+	@echo "profile-lab$(2): grading $(1)'s solution on $(GRADE_TREE), timed (log: $(BUILD)/profile/$(1).log)"
+	@mkdir -p $(BUILD)/profile
+	@$(GUEST_ENV) CHECK_PROFILE=1 GRADE_REF=refs/course/$(1)/solution sh common/grade.sh one $(1) $(KSRC) \
+		$(GRADE_TREE) $(GRADE_OBJ) $(BUILD)/profile/$(1) - $$(LAB_KCONFIG_$(2)) >$(BUILD)/profile/$(1).log 2>&1 || \
+		{ tail -n 20 $(BUILD)/profile/$(1).log; echo "profile-lab$(2): the solution did not score full marks (log: $(BUILD)/profile/$(1).log)"; exit 1; }
+	@python3 common/profile.py $(1) $(BUILD)/profile/$(1)
 
 # Pairs of hand-ins that look copied, ranked (common/similarity.sh).
 similarity-lab$(2): course-refs
@@ -96,5 +106,5 @@ KCONFIG := $(LAB_KCONFIG_$(CURRENT_LAB))
 endif
 
 # A lab number that has no folder (yet).
-lab% check-lab% handin-lab% grade-lab% gdb-lab%:
+lab% check-lab% handin-lab% grade-lab% gdb-lab% profile-lab%:
 	@echo "there is no lab $* here; the labs are: $(LABS)"; exit 2

@@ -11,6 +11,8 @@
 #   --results FILE   second serial port (guest /dev/ttyS1) into FILE
 #   --gdb PORT       gdbstub on 127.0.0.1:PORT, CPU stopped until gdb continues
 #   --boot-budget S  kill a guest whose /init has not started within S seconds
+#   --stamps FILE    each --results line into FILE too, after the host's time
+#                    of its arrival (make profile-labN)
 # Environment: ACCEL=auto|grade|kvm|tcg|icount|tcg-measuring, MEM (256M), SMP (2), APPEND
 # (extra kernel parameters), QEMU_EXTRA (extra QEMU options: make test's
 # "-S" is a guest that never boots), ACCEL_CACHE (where the KVM probe
@@ -23,7 +25,7 @@
 # 253 if it did not reach /init within the boot budget.
 set -eu
 
-interactive=0 timeout=0 log=build/logs/console.log results='' gdb_port='' boot_budget=0
+interactive=0 timeout=0 log=build/logs/console.log results='' gdb_port='' boot_budget=0 stamps=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--interactive) interactive=1 ;;
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--results) results=$2; shift ;;
 	--gdb) gdb_port=$2; shift ;;
 	--boot-budget) boot_budget=$2; shift ;;
+	--stamps) stamps=$2; shift ;;
 	-*) echo "qemu: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -186,6 +189,14 @@ else
 		</dev/null 2>"$stderr" &
 	qpid=$!
 	trap 'kill "$qpid" 2>/dev/null; exit 130' INT TERM HUP
+	if [ -n "$stamps" ] && [ -n "$results" ]; then
+		echo "$(date +%s.%N) # qemu started" >"$stamps"
+		# GNU tail follows with inotify: a line is stamped as it arrives
+		tail --pid="$qpid" -n +1 -f "$results" | while IFS= read -r line; do
+			echo "$(date +%s.%N) $line"
+		done >>"$stamps" &
+		spid=$!
+	fi
 	# The boot budget is a watchdog's deadline, not a wait: the loop ends
 	# as soon as /init's banner is on the console, or QEMU has ended.
 	deadline=$(($(date +%s) + boot_budget))
@@ -200,6 +211,10 @@ else
 		sleep 0.5
 	done
 	wait "$qpid"
+	rc=$?
+	# (tail notices QEMU's end within a second: the time is taken now)
+	[ -z "${spid:-}" ] || { ended=$(date +%s.%N); wait "$spid"; echo "$ended # qemu ended" >>"$stamps"; }
+	(exit "$rc")
 fi
 rc=$?
 set -e

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -69,16 +70,35 @@ static inline long read_long(const char *path)
 	return strtol(buf, NULL, 0);
 }
 
+/*
+ * make profile-labN (LABTEST_PROFILE in the environment): what a module
+ * load or unload took, as a TAP comment; an unload's includes its wait for
+ * the module's kobjects (CONFIG_DEBUG_KOBJECT_RELEASE delays each release).
+ */
+static inline void profile_module(const char *what, const char *name, const struct timespec *t0)
+{
+	struct timespec t;
+
+	if (!getenv("LABTEST_PROFILE"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	printf("# profile: module %s %s %ld ms\n", what, name,
+	       (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
 /* Load the module at @path; 0 (also if already loaded) or -errno. */
 static inline int load_module(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct timespec t0;
 	int err = 0;
 
 	if (fd < 0)
 		return -errno;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
 		err = -errno;
+	profile_module("load", path, &t0);
 	close(fd);
 	return err;
 }
@@ -86,7 +106,13 @@ static inline int load_module(const char *path)
 /* Unload module @name; 0 or -errno. */
 static inline int unload_module(const char *name)
 {
-	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
+	struct timespec t0;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
+	profile_module("unload", name, &t0);
+	return err;
 }
 
 /* Create one task (fork, vfork, thread), wait for it: its pid or tid, or -1. */

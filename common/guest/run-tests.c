@@ -16,6 +16,10 @@
  * Last, if CONF grades the kernel's health, kmemleak is asked for leaks;
  * the host ignores those allocated before "# start uptime SECONDS", which
  * saves clearing kmemleak's boot suspects first.  "# done" closes them.
+ * With /lab/failfast (FAILFAST=1 on the host: mutation runs), the run
+ * stops at the first failing test, says so, and skips kmemleak.  With
+ * /lab/profile (make profile-labN), the tests say what each module load
+ * and unload took (LABTEST_PROFILE, common/guest/labtest.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +36,8 @@
 
 #define RESULTS_TTY	"/dev/ttyS1"
 #define TOKEN_FILE	"/lab/token"
+#define FAILFAST_FILE	"/lab/failfast"
+#define PROFILE_FILE	"/lab/profile"
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 /*
  * kmemleak (mm/kmemleak.c) reports no object younger than this, nor one
@@ -44,6 +50,7 @@
 static FILE *results;
 static struct timespec t0;
 static char token[64];
+static int failfast, stopped;
 
 static long elapsed_ms(void)
 {
@@ -65,7 +72,10 @@ static void __attribute__((format(printf, 1, 2))) report(const char *fmt, ...)
 	fflush(results);
 }
 
-/* Relay @fd's output line by line until EOF or @deadline_ms; 0, or -1 at timeout. */
+/*
+ * Relay @fd's output line by line until EOF or @deadline_ms; 0, -1 at
+ * timeout, 1 after a failed test's TAP line when failing fast.
+ */
 static int relay(int fd, long deadline_ms)
 {
 	char buf[4096];
@@ -96,6 +106,8 @@ static int relay(int fd, long deadline_ms)
 
 			buf[line] = '\0';
 			report("%s", buf);
+			if (failfast && !strncmp(buf, "not ok ", 7))
+				return 1;
 			line += nl ? 1 : 0;
 			memmove(buf, buf + line, len - line + 1);
 			len -= line;
@@ -127,7 +139,16 @@ static void run_binary(const char *name, int budget_s)
 		_exit(127);
 	}
 	close(pipefd[1]);
-	if (relay(pipefd[0], elapsed_ms() + budget_s * 1000L)) {
+	switch (relay(pipefd[0], elapsed_ms() + budget_s * 1000L)) {
+	case 0:
+		break;
+	case 1:
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		report("# failfast: stopped at the first failing test");
+		stopped = 1;
+		break;
+	default:
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 		report("# timeout %s after %d s", name, budget_s);
@@ -147,10 +168,13 @@ static void kmemleak_report(void)
 	fd = open(KMEMLEAK, O_WRONLY);
 	if (fd < 0)
 		return;
+	report("# health: kmemleak: %d s for the last objects to age", KMEMLEAK_MIN_AGE_S);
 	sleep(KMEMLEAK_MIN_AGE_S);
+	report("# health: kmemleak: two scans");
 	if (write(fd, "scan", 4) != 4 || write(fd, "scan", 4) != 4)
 		report("# kmemleak: scan failed: %s", strerror(errno));
 	close(fd);
+	report("# health: kmemleak: scanned");
 	f = fopen(KMEMLEAK, "r");
 	if (!f)
 		return;
@@ -221,10 +245,13 @@ int main(int argc, char *argv[])
 	}
 	fclose(conf);
 
+	failfast = access(FAILFAST_FILE, F_OK) == 0;
+	if (access(PROFILE_FILE, F_OK) == 0)
+		setenv("LABTEST_PROFILE", "1", 1);
 	report("# start uptime %s", uptime());
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !stopped; i++)
 		run_binary(names[i], budgets[i]);
-	if (health)
+	if (health && !stopped)
 		kmemleak_report();
 	report("# done");
 	fclose(results);

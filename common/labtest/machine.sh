@@ -6,7 +6,9 @@
 # one tree (a batch, and a single hand-in of other code) take turns on it,
 # the second saying whom it waits for, and give the grades that one after
 # the other gave.  The same batch on two hosts (GNU parallel over ssh),
-# as a Slurm job array and here gives the same grades.  The lab's tests
+# as a Slurm job array and here gives the same grades; a host that cannot
+# be reached leaves its hand-ins not graded, saying so; FAILFAST=1 stops a
+# run at its first failing test.  The lab's tests
 # without the health test (no kmemleak scans): what is tested is the
 # machinery, which the solution test grades in full.
 # timeout: 1200
@@ -25,7 +27,7 @@ mkdir "$SCRATCH/handins"
 git -C "$TEST_TREE" format-patch -q --stdout HEAD~1..HEAD >"$SCRATCH/handins/ann.patch"
 cp "$SCRATCH/handins/ann.patch" "$SCRATCH/handins/ben.patch"
 out=$LOGS/labtest/$lab-machine
-rm -rf "$out" "$out-one" "$out-alone"
+rm -rf "$out" "$out-one" "$out-alone" "$out-fast"
 batch() {
 	# shellcheck disable=SC2046
 	JOBS=1 sh common/grade.sh many "$lab" "$KSRC" "$TEST_TREE" "$TEST_OBJ" "$out" "$SCRATCH/handins" \
@@ -153,3 +155,22 @@ cmp "$out/grades.csv" "$SCRATCH/grades.hosts" || fail "the Slurm array's grades 
 FORCE=1 batch >"$SCRATCH/local" 2>&1 || fail "the local batch exited $?"
 cat "$SCRATCH/local"
 cmp "$out/grades.csv" "$SCRATCH/grades.hosts" || fail "the local batch's grades differ from the two hosts'"
+
+# 5. FAILFAST=1 (mutation runs): the skeleton's run stops at its first
+# failing test, which keeps its output; nothing runs after it (the others
+# "not run"), kmemleak is not asked, and the health test says it did not
+# vouch.  With the health test, which the others leave out.
+# shellcheck disable=SC2046
+CHECK_FAILFAST=1 ONLY_TESTS="$tests kernel-health" GRADE_REF=refs/course/$lab/skeleton sh common/grade.sh one \
+	"$lab" "$KSRC" "$TEST_TREE" "$TEST_OBJ" "$out-fast" - $(lab_kconfig "$lab") >"$SCRATCH/fast" 2>&1
+cat "$SCRATCH/fast"
+expect_grep '^\[[0-9]+\] [0-9a-f]+ # failfast: stopped at the first failing test' "$out-fast/results.tap"
+grep -q '# kmemleak' "$out-fast/results.tap" && fail "kmemleak was asked after the run stopped"
+[ "$(grep -c ' not ok [0-9]' "$out-fast/results.tap")" -eq 1 ] || fail "more than one test failed in a run that stops at the first"
+# (a TAP line, ok or not ok, for each test that ran)
+ran=$(grep -c ' ok [0-9]' "$out-fast/results.tap")
+failed=$(grep -c -E '^  [a-z_]+\.[a-z_]+ +FAIL +[0-9]+/[0-9]+ +[0-9.]+ s  \(output: ' "$SCRATCH/fast")
+notrun=$(grep -c '^  [a-z_]*\.[a-z_]* .*FAIL .*(not run: the run stopped at its first failing test (FAILFAST=1); ' "$SCRATCH/fast")
+[ "$failed" -eq 1 ] && [ "$notrun" -ge 1 ] && [ $((ran + notrun)) -eq "$(echo $tests | wc -w)" ] ||
+	fail "FAILFAST=1: $failed failed with output (1 expected), $notrun not run, $ran run, of $(echo $tests | wc -w)"
+expect_grep '^      not checked: the run stopped at its first failing test \(FAILFAST=1\)$' "$SCRATCH/fast"

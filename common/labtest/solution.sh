@@ -1,13 +1,23 @@
 # The reference solution scores full marks, and is clean for checkpatch
-# --strict, sparse and W=1 (in the files the lab adds).
+# --strict, sparse and W=1 (in the files the lab adds).  It is graded as
+# make profile-labN grades it, timed: the profile has a row for every test
+# (with its module unloads, where the lab's tests load modules), kmemleak's
+# scans and the boot.
 # timeout: 1500
 . common/testlib.sh
 lab=$1
 
-grade_variant "$lab" solution "refs/course/$lab/solution"
+CHECK_PROFILE=1 grade_variant "$lab" solution "refs/course/$lab/solution"
 [ "$GRADE_RC" -eq 0 ] || fail "the solution of $lab does not score full marks"
 max=$(cut -f2 "$GRADE_OUT/summary.tsv")
 expect_line "Score: $max/$max" "$GRADE_OUT.txt"
+python3 common/profile.py "$lab" "$GRADE_OUT" || fail "profile.py failed on the solution's run"
+for t in $(awk '!/^#/ && NF && $1 != "health" { print $2 }' "$lab/tests.conf"); do
+	expect_grep "^    $t +[0-9]+\.[0-9] +[0-9]+\.[0-9]" "$GRADE_OUT/profile.txt"
+done
+expect_grep '^    kmemleak \(objects. age wait, two scans\) +[0-9]+\.[0-9] +[0-9]+\.[0-9]' "$GRADE_OUT/profile.txt"
+expect_grep '^    boot to the test runner +[0-9]+\.[0-9]' "$GRADE_OUT/profile.txt"
+[ ! -f "$lab/tests/Kbuild" ] || expect_grep ' [0-9]+ unloads [0-9]+\.[0-9] s' "$GRADE_OUT/profile.txt"
 
 # the kernel patches, each on its own (a series in one file repeats its
 # sign-offs); the exercise programs are user space, checked apart
