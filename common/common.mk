@@ -26,6 +26,8 @@ help:
 	@echo "                   HOSTS=hosts.txt: on other machines (GNU parallel over ssh); SLURM=1: a Slurm job array"
 	@echo "  make similarity-labN HANDINS=dir/   rank the pairs of hand-ins that look copied"
 	@echo "  make profile-labN                   where a graded run's time goes (the solution, timed step by step)"
+	@echo "  make mutants-labN                   the tests measured: mutants of the lab's code (Coccinelle), graded"
+	@echo "                   SAMPLE=N SEED=S: the student-written regions' all and N of the rest; JOBS, HOSTS as for grade-labN"
 	@echo "  make dist DEST=dir RELEASED=\"lab01 lab02\"  a student repository: those labs and the next one's skeleton"
 	@echo "  make skels       regenerate each lab's skeleton from solutions/"
 	@echo "  make kill-matrix write each lab README's kill matrix from the last make test's planted runs"

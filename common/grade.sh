@@ -202,7 +202,7 @@ many)
 			export GRADE_TAR=1
 			set -- --sshloginfile "$HOSTS" ${GRADE_SSH:+--ssh "$GRADE_SSH"} --workdir ... \
 				--transferfile {2} --return "$out/./{2/.}.result.tar" --cleanup \
-				--env ONLY_TESTS --env CHECK_T --env CHECK_FAILFAST --env BOOT_BUDGET --env QEMU_EXTRA --env APPEND \
+				--env ONLY_TESTS --env CHECK_T --env CHECK_FAILFAST --env CHECK_BUDGET --env BOOT_BUDGET --env QEMU_EXTRA --env APPEND \
 				--env ACCEL --env COURSE_COMMAND --env GRADE_REF --env GRADE_TAR --env GRADE_LANES \
 				sh "${REMOTE_COURSE:-$(cd "$here/.." && pwd)}/common/grade.sh" remote "$labdir" "$ksrc" \
 				"$tree" "$obj" out "{2/}" "{1}" "{%}" "$@"

@@ -6,6 +6,8 @@ LABS        := $(sort $(wildcard lab[0-9][0-9]-*))
 lab_num      = $(patsubst 0%,%,$(patsubst lab%,%,$(firstword $(subst -, ,$(1)))))
 GRADE_TREE  := $(BUILD)/grade/linux
 GRADE_OBJ   := $(BUILD)/grade/obj
+# a mutant run's timeout (s): the slowest lab's solution takes 70
+MUTANT_BUDGET ?= 300
 GEN_TREE    := $(BUILD)/gen
 GUEST_TOOLS := $(BUILD)/tools/gen_init_cpio $(BUILD)/guest/init $(BUILD)/guest/run-tests
 GUEST_ENV    = GEN_INIT_CPIO=$(BUILD)/tools/gen_init_cpio GUEST_INIT=$(BUILD)/guest/init \
@@ -46,7 +48,7 @@ LAB_UPTO_$(2) := $$(LAB_UPTO) $(1)
 LAB_UPTO := $$(LAB_UPTO_$(2))
 LAB_KCONFIG_$(2) := $$(KCONFIG) $$(wildcard $$(addsuffix /kconfig,$$(LAB_UPTO_$(2))))
 
-.PHONY: lab$(2) check-lab$(2) handin-lab$(2) grade-lab$(2) gdb-lab$(2) similarity-lab$(2) profile-lab$(2)
+.PHONY: lab$(2) check-lab$(2) handin-lab$(2) grade-lab$(2) gdb-lab$(2) similarity-lab$(2) profile-lab$(2) mutants-lab$(2)
 lab$(2): course-refs
 	@sh common/lab.sh start $(KSRC) $(2) $(1) \
 		$$(if $$(OWN),HEAD,refs/course/$(1)/base)
@@ -82,6 +84,18 @@ profile-lab$(2): course-refs $(GUEST_TOOLS)
 		{ tail -n 20 $(BUILD)/profile/$(1).log; echo "profile-lab$(2): the solution did not score full marks (log: $(BUILD)/profile/$(1).log)"; exit 1; }
 	@python3 common/profile.py $(1) $(BUILD)/profile/$(1)
 
+# The lab's tests measured by mutants of its code (common/mutants.py):
+# each graded in the grading lanes, stopping at its first failing test,
+# within MUTANT_BUDGET seconds.  SAMPLE=N: all of the student-written
+# regions' mutants and N of the rest (SEED=S).
+mutants-lab$(2): course-refs $(GUEST_TOOLS)
+	@python3 common/mutants.py make $(1) $(KSRC) $(BUILD)/mutants/$(1) $(if $(SAMPLE),--sample $(SAMPLE) --seed $(or $(SEED),1))
+	@$(GUEST_ENV) CHECK_FAILFAST=1 CHECK_BUDGET=$(MUTANT_BUDGET) GRADE_REF=refs/course/$(1)/solution \
+		sh common/grade.sh many $(1) $(KSRC) $(GRADE_TREE) $(GRADE_OBJ) $(BUILD)/mutants/$(1)/grades \
+		$(BUILD)/mutants/$(1)/patches $$(LAB_KCONFIG_$(2)); rc=$$$$?; \
+	python3 common/mutants.py report $(1) $(BUILD)/mutants/$(1) $(1)/mutants-equivalent.txt; \
+	[ $$$$rc -ne 3 ] || echo "mutants-lab$(2): some mutants were not graded: run it again"; exit $$$$rc
+
 # Pairs of hand-ins that look copied, ranked (common/similarity.sh).
 similarity-lab$(2): course-refs
 	@test -n "$(HANDINS)" || { echo "similarity-lab$(2): say which folder: make similarity-lab$(2) HANDINS=dir/"; exit 2; }
@@ -106,5 +120,5 @@ KCONFIG := $(LAB_KCONFIG_$(CURRENT_LAB))
 endif
 
 # A lab number that has no folder (yet).
-lab% check-lab% handin-lab% grade-lab% gdb-lab% profile-lab%:
+lab% check-lab% handin-lab% grade-lab% gdb-lab% profile-lab% mutants-lab%:
 	@echo "there is no lab $* here; the labs are: $(LABS)"; exit 2

@@ -42,7 +42,7 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # skeleton, the planted bugs.
 LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution gdb skeleton planted,common/labtest/$(t).sh@$(d)))
 NO_KERNEL := $(filter %-deps.sh %-tree.sh %-kconfig.sh %-grader.sh %-lab-start.sh %-timeouts.sh %-gdb-sources.sh %-profile.sh,$(SELFTESTS))
-LANE_0    := $(NO_KERNEL) $(foreach d,$(LABS),common/labtest/skels.sh@$(d)) \
+LANE_0    := $(NO_KERNEL) $(foreach d,$(LABS),common/labtest/skels.sh@$(d) common/labtest/mutants.sh@$(d)) \
 	$(patsubst solutions/similarity/%,common/labtest/similarity.sh@%,$(wildcard solutions/similarity/lab*))
 LANE_1    := $(filter-out %-bench.sh $(NO_KERNEL),$(SELFTESTS))
 LANE_4_LABS := $(filter lab01-% lab04-%,$(LABS))

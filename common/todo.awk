@@ -4,6 +4,9 @@
 #   awk -v mode=solution -f todo.awk FILE	drop the TODO lines, keep the code
 #   awk -v mode=skeleton -v todos=1,2,5 ...	those TODOs done, the others not
 #						(a student's step: README's exercises)
+#   awk -v mode=regions -f todo.awk FILE	the solution's lines, each after the
+#						number of the TODO whose code it is
+#						(0: none) and a tab (make mutants)
 #
 # A marker is a comment line "TODO n: hint" (/* */, // or #).  It marks the
 # lines after it up to the first blank line or the first line indented less
@@ -23,6 +26,32 @@ function width(s,	i, c, w) {
 			break
 	}
 	return w
+}
+
+mode == "regions" {
+	if ($0 ~ /^[ \t]*\/\* stub: .* \*\/$/) {
+		region = 0
+		next
+	}
+	if ($0 ~ /^[ \t]*(\/\*|\/\/|#)[ \t]*TODO [0-9]+(\/[0-9]+)?:/) {
+		match($0, /TODO [0-9]+/)
+		region = substr($0, RSTART + 5, RLENGTH - 5)
+		rdepth = width($0)
+		rcount = 0
+		if (match($0, /TODO [0-9]+\/[0-9]+:/))
+			rcount = substr($0, RSTART + index(substr($0, RSTART), "/")) + 0
+		next
+	}
+	if (region && rcount > 0) {
+		print region "\t" $0
+		if (--rcount == 0)
+			region = 0
+		next
+	}
+	if (region && ($0 ~ /^[ \t]*$/ || width($0) < rdepth))
+		region = 0
+	print region + 0 "\t" $0
+	next
 }
 
 /^[ \t]*\/\* stub: .* \*\/$/ {
