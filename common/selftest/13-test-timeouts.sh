@@ -10,7 +10,7 @@ for conf in lab[0-9][0-9]-*/tests.conf; do
 	lab=${conf%/tests.conf}
 	while read -r bin test points timeout; do
 		case $bin in '#'* | '' | health) continue ;; esac
-		src=$lab/tests/$bin.c
+		case $bin in */*) src=${bin%/*}/tests/${bin#*/}.c ;; *) src=$lab/tests/$bin.c ;; esac
 		short=${test#*.}
 		[ -f "$src" ] || { echo "$conf: $test: no $src"; bad=1; continue; }
 		harness=$(sed -n "s/^TEST_F_TIMEOUT([a-z_]*, $short, \\([0-9]*\\)).*/\\1/p; s/^TEST_F([a-z_]*, $short)\$/30/p; s/^TEST_TIMEOUT($short, \\([0-9]*\\)).*/\\1/p; s/^TEST($short)\$/30/p" "$src")
