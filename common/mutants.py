@@ -10,9 +10,14 @@
     mutants.py report LAB OUT EQUIVALENTS
         killed, survived, did not build, not graded, equivalent, from the
         batch's OUT/grades/grades.csv; every survivor with its diff.
-    mutants.py check LAB KSRC EQUIVALENTS
-        every entry of the list of equivalent mutants is still made (a
-        changed solution leaves stale entries, which must go).
+    mutants.py check OUT EQUIVALENTS
+        every entry of the list of equivalent mutants is still among those
+        made into OUT (without --sample): a changed solution leaves stale
+        entries, which must go.
+    mutants.py order OUT EQUIVALENTS [--seed S]
+        of the mutants made into OUT, those of the student-written regions
+        not listed as equivalent, in a seeded random order: "PATCH NAME"
+        lines (make test grades the first that build: still killed).
 
 A mutant's name is FILE:FUNCTION:OPERATOR:HASH, the hash of what it
 changes, so that it does not move with the lines around it.  The list of
@@ -200,6 +205,22 @@ def wilson(k, n):
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
+def joblog_times(joblog):
+    """The last batch's wall time and lane time, from GNU parallel's joblog."""
+    import csv
+    try:
+        jobs = list(csv.DictReader(open(joblog), delimiter="\t"))
+    except OSError:
+        return "  (no joblog: no mutant was graded by this run)"
+    if not jobs:
+        return "  (the last batch graded no mutant: every one was graded before)"
+    starts = [float(j["Starttime"]) for j in jobs]
+    ends = [float(j["Starttime"]) + float(j["JobRuntime"]) for j in jobs]
+    busy = sum(float(j["JobRuntime"]) for j in jobs)
+    return (f"  the last batch: {len(jobs)} mutants in {max(ends) - min(starts):.0f} s of wall time, "
+            f"{busy:.0f} s in lanes ({busy / len(jobs):.1f} s a mutant)")
+
+
 def cmd_report(args):
     lab, out, eqfile = args
     eq = equivalents(eqfile)
@@ -245,9 +266,11 @@ def cmd_report(args):
         lo, hi = wilson(k, n)
         lines.append(f"  the rest is a random sample ({pop['rest_run']} of {pop['rest']}, seed "
                      f"{pop['seed']}): its score's 95 % interval is {100 * lo:.1f}-{100 * hi:.1f}%")
+    lines.append(joblog_times(os.path.join(out, "grades", "joblog")))
     unknown = sorted(set(eq) - {l.split("\t")[1] for l in list(open(os.path.join(out, "list.tsv")))[1:]})
     for name in unknown:
         lines.append(f"  (listed as equivalent, not run here: {name})")
+    summary = len(lines)
     for file, name, todo, where in survivors:
         lines.append(f"\nsurvived: {name} ({where}{', TODO ' + todo if todo != '0' else ''}; "
                      f"{os.path.join(out, 'patches', file + '.patch')})")
@@ -256,14 +279,16 @@ def cmd_report(args):
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out, "report.txt"), "w") as f:
         f.write(text)
-    print("\n".join(lines[:8 if pop.get("seed") is None else 9]))
+    print("\n".join(lines[:summary]))
     print(f"mutants: {len(survivors)} survived; each with its diff in {os.path.join(out, 'report.txt')}")
     return 1 if survivors else 0
 
 
 def cmd_check(args):
-    lab, ksrc, eqfile = args
-    names = {m["name"] for m in make_all(lab, ksrc)}
+    out, eqfile = args
+    if json.load(open(os.path.join(out, "population.json")))["seed"] is not None:
+        sys.exit(f"mutants: {out} holds a sample: check needs every mutant (make without --sample)")
+    names = {line.split("\t")[1] for line in list(open(os.path.join(out, "list.tsv")))[1:]}
     stale = [n for n in equivalents(eqfile) if n not in names]
     for n in stale:
         print(f"mutants: {eqfile}: {n} is no longer made (the code changed): remove it, "
@@ -271,10 +296,22 @@ def cmd_check(args):
     return 1 if stale else 0
 
 
+def cmd_order(args):
+    out, eqfile = args[:2]
+    seed = int(args[args.index("--seed") + 1]) if "--seed" in args else 1
+    eq = equivalents(eqfile)
+    rows = [line.rstrip("\n").split("\t") for line in list(open(os.path.join(out, "list.tsv")))[1:]]
+    rows = [r for r in rows if r[2] != "0" and r[1] not in eq]
+    random.Random(seed).shuffle(rows)
+    for r in rows:
+        print(f"{os.path.join(out, 'patches', r[0] + '.patch')}\t{r[1]}")
+
+
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("make", "report", "check"):
+    cmds = {"make": cmd_make, "report": cmd_report, "check": cmd_check, "order": cmd_order}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
-    return {"make": cmd_make, "report": cmd_report, "check": cmd_check}[sys.argv[1]](sys.argv[2:]) or 0
+    return cmds[sys.argv[1]](sys.argv[2:]) or 0
 
 
 if __name__ == "__main__":

@@ -4,9 +4,9 @@
 #  1. the foundation (common/selftest/*.sh) on the base kernel;
 #  2. for every lab (common/labtest/*.sh): skeletons up to date, solution at
 #     full marks and style-clean, skeleton below, each planted bug caught,
-#     every test able to fail, the lesson's gdb session as it prints, the
-#     steps of its exercise table; and the hand-in round trip, on the first
-#     lab.
+#     every test able to fail, two of its mutants killed, the lesson's gdb
+#     session as it prints, the steps of its exercise table; and the
+#     hand-in round trip, on the first lab.
 
 TEST_TREE := $(BUILD)/test/linux
 # Each object folder is the tree's obj/, so that the other lanes' trees can
@@ -39,8 +39,8 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # build/test/gen, not in the student's build/gen (a 'make lab3' meanwhile
 # collided on its index).
 # Per lab: the solution, its gdb session (on the kernel just built), the
-# skeleton, the planted bugs.
-LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution gdb skeleton planted,common/labtest/$(t).sh@$(d)))
+# skeleton, the planted bugs, a fixed sample of its mutants.
+LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution gdb skeleton planted mutants-sample,common/labtest/$(t).sh@$(d)))
 NO_KERNEL := $(filter %-deps.sh %-tree.sh %-kconfig.sh %-grader.sh %-lab-start.sh %-timeouts.sh %-gdb-sources.sh %-profile.sh,$(SELFTESTS))
 LANE_0    := $(NO_KERNEL) $(foreach d,$(LABS),common/labtest/skels.sh@$(d) common/labtest/mutants.sh@$(d)) \
 	$(patsubst solutions/similarity/%,common/labtest/similarity.sh@%,$(wildcard solutions/similarity/lab*))

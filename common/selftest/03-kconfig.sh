@@ -1,6 +1,6 @@
 # kconfig: the course fragments survive olddefconfig intact, and an option
 # that Kconfig drops is named, with the fragment it came from.
-# timeout: 150
+# timeout: 300
 . common/testlib.sh
 scratch
 
