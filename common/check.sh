@@ -154,10 +154,11 @@ cflags="-O2 -Wall -s -static -pthread -I$here/guest -I$ksrc/tools/testing/selfte
 # compile SRC DEST: a static link takes a second or two, and every graded
 # run needs every program, most of them unchanged since the last run: the
 # binaries are kept in OBJECT-DIR/.progs, named by a hash of what they
-# are made of (the source, the headers they can include, the flags).
+# are made of (the source as preprocessed: every header it includes, from
+# wherever, e.g. lab 04's tests include lab 03's jail.h; and the flags).
 compile() {
-	key=$({ cat "$1" "$(dirname "$1")"/*.h "$here"/guest/*.h \
-		"$ksrc"/tools/testing/selftests/kselftest*.h 2>/dev/null; echo "$cflags"; } | sha256sum | cut -c1-40)
+	# shellcheck disable=SC2086
+	key=$({ gcc $cflags -E "$1" 2>&1; echo "$cflags"; } | sha256sum | cut -c1-40)
 	if [ ! -x "$kobj/.progs/$key" ]; then
 		mkdir -p "$kobj/.progs"
 		# shellcheck disable=SC2086
