@@ -9,7 +9,7 @@
 #	JOBS lanes at once (GNU parallel), lane K in its own worktree
 #	(TREE's parent with "-K" for K > 1: build/grade-2/{linux,obj}).
 #	A hand-in already graded from the same patch at the same course
-#	commit is not graded again, unless FORCE=1.  With HOSTS (a GNU
+#	commit, with the same tests, is not graded again, unless FORCE=1.  With HOSTS (a GNU
 #	parallel --sshloginfile: "JOBS/[user@]host" a line), the hand-ins go
 #	to those machines, each with the course at REMOTE_COURSE (default:
 #	this course's path) at the same commit and its packages, and their
@@ -37,6 +37,15 @@ answers_of() {
 	k=$(awk '/^\+\+\+ / { f = ($2 ~ /^b\/Documentation\/labs\/lab[0-9]+-answers\.md$/); next }
 		f && /^\+/ && !/^\+[ \t]*$/ && !/^\+>/ { k++ } END { print k + 0 }' "$1" 2>/dev/null)
 	case ${k:-0} in 0) echo empty ;; 1) echo "present (1 line)" ;; *) echo "present ($k lines)" ;; esac
+}
+
+# What the grade of a hand-in also depends on: the lab's tests, those of
+# the labs whose tests it grades too (lab 04 grades lab 03's), the runner.
+tests_sum() {
+	# shellcheck disable=SC2046 # the labs' folders, one word each
+	(cd "$here/.." && find "$lab/tests.conf" "$lab/tests" $(awk '!/^#/ && $1 ~ /\// {
+		sub(/\/.*/, "/tests", $1); print $1 }' "$lab/tests.conf" | sort -u) common/guest -type f |
+		LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
 }
 
 # refuse OUT REASON LOG: score 0 without building, and say why.
@@ -159,8 +168,10 @@ many)
 	mkdir -p "$out"
 	course=$(git -C "$ksrc" rev-parse -q --verify "$ref^{commit}") ||
 		{ echo "grade: no $ref in $ksrc (make course-refs)" >&2; exit 2; }
-	# Resume: a hand-in whose stamp (its patch's hash, the course commit)
-	# is unchanged keeps its row.
+	# Resume: a hand-in whose stamp (its patch's hash, the course commit,
+	# the tests: a test fixed since grades every hand-in again) is
+	# unchanged keeps its row.
+	course="$course $(tests_sum)"
 	: >"$out/todo"
 	# (shell builtins only in these loops: a class of 300 is 300 rounds)
 	sha256sum "$handin"/*.patch | while read -r sum h; do
@@ -264,7 +275,7 @@ remote)
 	if ! MAKEFLAGS='' MAKELEVEL='' make -s --no-print-directory course-refs "$GEN_INIT_CPIO" "$GUEST_INIT" "$RUN_TESTS" \
 		>"$out/$name.setup.log" 2>&1; then
 		why="host $(hostname) could not make the course's refs and tools (log: $out/$name.setup.log)"
-	elif [ "$(git -C "$ksrc" rev-parse -q --verify "$ref^{commit}")" != "${stamp#* }" ]; then
+	elif [ "$(git -C "$ksrc" rev-parse -q --verify "$ref^{commit}") $(tests_sum)" != "${stamp#* }" ]; then
 		why="host $(hostname) has another version of the course: update it to the batch's"
 	else
 		why=

@@ -132,7 +132,9 @@ expect_grep '^grade: \[1/1\] bob: 0/' "$SCRATCH/progress"
 
 # 300 graded hand-ins, nothing to do: under 5 s (their rows are made up).
 mkdir "$SCRATCH/class"
-course=$(git -C "$KSRC" rev-parse "refs/course/$lab/skeleton^{commit}")
+# (a stamp is the patch's hash, then what the batch's own rows say: the
+# course commit and the tests' hash)
+course=$(cut -d' ' -f2- "$out/alice/stamp")
 i=0
 while [ $i -lt 300 ]; do
 	i=$((i + 1))
