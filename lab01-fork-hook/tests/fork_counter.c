@@ -11,6 +11,8 @@
  *                 2 to unregister it while a counted call of it is running
  *   late      r   calls of hook A seen running after its unregistration
  *                 returned (must stay 0)
+ *   null_hook w   any write registers a hook without a function: the write
+ *                 fails with fork_hook_register()'s error (EINVAL)
  * Writing 2 makes the race deterministic: the unregistration waits (up to
  * a second) for a counted call to be running, and that call holds on until
  * the unregistration returns, or a second has passed.  A correct
@@ -83,6 +85,8 @@ static void hook_b_func(struct task_struct *parent, struct task_struct *child)
 
 static struct fork_hook hook_a = { .func = hook_a_func };
 static struct fork_hook hook_b = { .func = hook_b_func };
+static struct fork_hook null_hook;	/* no func: registering it must fail */
+static bool null_hook_on;		/* registered all the same */
 
 /* Wait, up to a second, for a counted call of hook A to hold on. */
 static void wait_for_holding_call(void)
@@ -135,6 +139,21 @@ static int hook_a_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(hook_a_fops, hook_a_get, hook_a_set, "%llu\n");
 
+/* Any write: register a hook without a function; the write gets its error. */
+static int null_hook_set(void *data, u64 val)
+{
+	int err = -EBUSY;
+
+	mutex_lock(&hook_a_lock);
+	if (!null_hook_on) {
+		err = fork_hook_register(&null_hook);
+		null_hook_on = !err;
+	}
+	mutex_unlock(&hook_a_lock);
+	return err;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(null_hook_fops, NULL, null_hook_set, "%llu\n");
+
 static int tgid_get(void *data, u64 *val)
 {
 	*val = READ_ONCE(counted_tgid);
@@ -170,6 +189,7 @@ static int __init fork_counter_init(void)
 	debugfs_create_file("tgid", 0600, dir, NULL, &tgid_fops);
 	debugfs_create_file("hook_a", 0600, dir, NULL, &hook_a_fops);
 	debugfs_create_file("last", 0400, dir, NULL, &last_fops);
+	debugfs_create_file("null_hook", 0200, dir, NULL, &null_hook_fops);
 	debugfs_create_atomic_t("count_a", 0400, dir, &count_a);
 	debugfs_create_atomic_t("count_b", 0400, dir, &count_b);
 	debugfs_create_atomic_t("late", 0400, dir, &late);
@@ -195,6 +215,8 @@ static void __exit fork_counter_exit(void)
 	debugfs_remove(dir);
 	set_hook_a(0);
 	fork_hook_unregister(&hook_b);
+	if (null_hook_on)
+		fork_hook_unregister(&null_hook);
 }
 
 module_init(fork_counter_init);

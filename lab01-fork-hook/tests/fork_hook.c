@@ -264,6 +264,10 @@ TEST_F(counter, two_callbacks)
 		ASSERT_LT(0, fork_and_reap());
 	EXPECT_EQ(3, COUNT_A);
 	EXPECT_EQ(3, COUNT_B);
+	/* and a hook without a function is refused, as documented */
+	EXPECT_EQ(-EINVAL, write_file(COUNTER "null_hook", "1"));
+	ASSERT_LT(0, fork_and_reap());
+	EXPECT_EQ(4, COUNT_B);
 }
 
 TEST_F(counter, unregister_stops)
