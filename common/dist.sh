@@ -9,8 +9,9 @@
 # (git ls-files), minus what would give an unreleased lab away:
 #  - the lab after the last released one ships with its lesson, tests and
 #    skeleton, without its solution, review key, planted bugs (each is a
-#    diff of the solution) or similarity fixture; make course-refs builds
-#    its refs from its skeleton.patch (common/skel.sh);
+#    diff of the solution), list of unkilled mutants or similarity
+#    fixture; make course-refs builds its refs from its skeleton.patch
+#    (common/skel.sh);
 #  - the labs after that one do not ship: they start from a solution the
 #    student does not have, and their patches' context lines show it;
 #  - make bench ships only with every lab: it measures every solution, and
@@ -60,7 +61,7 @@ withheld() {
 	done
 	if [ -n "$next" ]; then
 		case $1 in
-		solutions/"$next"/* | solutions/similarity/"$next"/* | "$next"/planted/*) return 0 ;;
+		solutions/"$next"/* | solutions/similarity/"$next"/* | "$next"/planted/* | "$next"/mutants-equivalent.txt) return 0 ;;
 		common/bench/* | common/bench.* | common/selftest/11-bench.sh) return 0 ;;
 		esac
 	fi

@@ -22,7 +22,10 @@
 A mutant's name is FILE:FUNCTION:OPERATOR:HASH, the hash of what it
 changes, so that it does not move with the lines around it.  The list of
 equivalent mutants (LAB/mutants-equivalent.txt) has a line per mutant that
-no test can kill, "NAME  reason", the reason one a reviewer can check.
+no test can kill, "NAME equivalent: REASON" (it behaves as the solution
+does) or "NAME untestable: REASON" (a real mistake that no test on the
+course's one-CPU guest can tell apart; the report counts these apart), the
+reason one a reviewer can check.
 """
 import hashlib
 import json
@@ -189,9 +192,10 @@ def equivalents(path):
             if not line.strip() or line.startswith("#"):
                 continue
             name, _, reason = line.strip().partition(" ")
-            if not reason.strip():
-                sys.exit(f"mutants: {path}:{n}: '{name}' has no reason")
-            eq[name] = reason.strip()
+            kind, _, why = reason.strip().partition(": ")
+            if kind not in ("equivalent", "untestable") or not why.strip():
+                sys.exit(f"mutants: {path}:{n}: say 'NAME equivalent: REASON' or 'NAME untestable: REASON'")
+            eq[name] = kind
     return eq
 
 
@@ -242,7 +246,7 @@ def cmd_report(args):
         elif r["score"] != r["max"]:
             verdict = "killed"
         elif name in eq:
-            verdict = "equivalent"
+            verdict = eq[name]
         else:
             verdict = "survived"
             survivors.append((file, name, todo, where))
@@ -250,26 +254,29 @@ def cmd_report(args):
         part[verdict] = part.get(verdict, 0) + 1
     lines = [f"{lab}: mutants graded ({out}; FAILFAST=1)",
              f"  {'where':<28} {'run':>5} {'killed':>7} {'survived':>9} {'equivalent':>11} "
-             f"{'no build':>9} {'not graded':>11} {'score':>7}"]
+             f"{'untestable':>11} {'no build':>9} {'not graded':>11} {'score':>7}"]
     for part, label in (("student", "student-written regions"), ("rest", "the rest of the lab's code"),
                         ("all", "the whole patch")):
         t = tally[part] if part != "all" else {
             k: tally["student"].get(k, 0) + tally["rest"].get(k, 0)
             for k in set(tally["student"]) | set(tally["rest"])}
-        killed, alive = t.get("killed", 0), t.get("survived", 0)
+        # untestable mutants are real mistakes that the tests miss: they count against the score
+        killed, alive = t.get("killed", 0), t.get("survived", 0) + t.get("untestable", 0)
         score = f"{100 * killed / (killed + alive):6.1f}%" if killed + alive else "     -"
+        alive = t.get("survived", 0)
         lines.append(f"  {label:<28} {sum(t.values()):5} {killed:7} {alive:9} {t.get('equivalent', 0):11} "
-                     f"{t.get('did not build', 0):9} {t.get('not graded', 0):11} {score:>7}")
+                     f"{t.get('untestable', 0):11} {t.get('did not build', 0):9} {t.get('not graded', 0):11} "
+                     f"{score:>7}")
     if pop.get("seed") is not None:
         t = tally["rest"]
-        k, n = t.get("killed", 0), t.get("killed", 0) + t.get("survived", 0)
+        k, n = t.get("killed", 0), t.get("killed", 0) + t.get("survived", 0) + t.get("untestable", 0)
         lo, hi = wilson(k, n)
         lines.append(f"  the rest is a random sample ({pop['rest_run']} of {pop['rest']}, seed "
                      f"{pop['seed']}): its score's 95 % interval is {100 * lo:.1f}-{100 * hi:.1f}%")
     lines.append(joblog_times(os.path.join(out, "grades", "joblog")))
     unknown = sorted(set(eq) - {l.split("\t")[1] for l in list(open(os.path.join(out, "list.tsv")))[1:]})
     for name in unknown:
-        lines.append(f"  (listed as equivalent, not run here: {name})")
+        lines.append(f"  (listed as {eq[name]}, not run here: {name})")
     summary = len(lines)
     for file, name, todo, where in survivors:
         lines.append(f"\nsurvived: {name} ({where}{', TODO ' + todo if todo != '0' else ''}; "

@@ -39,8 +39,11 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # build/test/gen, not in the student's build/gen (a 'make lab3' meanwhile
 # collided on its index).
 # Per lab: the solution, its gdb session (on the kernel just built), the
-# skeleton, the planted bugs, a fixed sample of its mutants.
-LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution gdb skeleton planted mutants-sample,common/labtest/$(t).sh@$(d)))
+# skeleton, the planted bugs; and, once make mutants-labN has measured the
+# lab (its survivors resolved into LAB/mutants-equivalent.txt), a fixed
+# sample of its mutants.
+LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution gdb skeleton planted,common/labtest/$(t).sh@$(d)) \
+	$(if $(wildcard $(d)/mutants-equivalent.txt),common/labtest/mutants-sample.sh@$(d)))
 NO_KERNEL := $(filter %-deps.sh %-tree.sh %-kconfig.sh %-grader.sh %-lab-start.sh %-timeouts.sh %-gdb-sources.sh %-profile.sh,$(SELFTESTS))
 LANE_0    := $(NO_KERNEL) $(foreach d,$(LABS),common/labtest/skels.sh@$(d) common/labtest/mutants.sh@$(d)) \
 	$(patsubst solutions/similarity/%,common/labtest/similarity.sh@%,$(wildcard solutions/similarity/lab*))
