@@ -9,11 +9,12 @@
 #	JOBS lanes at once (GNU parallel), lane K in its own worktree
 #	(TREE's parent with "-K" for K > 1: build/grade-2/{linux,obj}).
 #	A hand-in already graded from the same patch at the same course
-#	commit, with the same tests, is not graded again, unless FORCE=1.  With HOSTS (a GNU
-#	parallel --sshloginfile: "JOBS/[user@]host" a line), the hand-ins go
-#	to those machines, each with the course at REMOTE_COURSE (default:
-#	this course's path) at the same commit and its packages, and their
-#	results come back into OUT; GRADE_SSH is the ssh command (default ssh).
+#	commit, with the same tests, is not graded again, unless FORCE=1.
+#	With HOSTS (a GNU parallel --sshloginfile: "JOBS/[user@]host" a
+#	line), the hand-ins go to those machines, each with the course at
+#	REMOTE_COURSE (default: this course's path) at the same commit and
+#	its packages, and their results come back into OUT; GRADE_SSH is the
+#	ssh command (default ssh).
 #	SLURM=1: submitted as a Slurm job array instead (common/grade-slurm.sh).
 #
 # TREE (a worktree of KSRC's repository) and OBJ (its kernel objects) are

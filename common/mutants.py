@@ -261,9 +261,9 @@ def cmd_report(args):
             k: tally["student"].get(k, 0) + tally["rest"].get(k, 0)
             for k in set(tally["student"]) | set(tally["rest"])}
         # untestable mutants are real mistakes that the tests miss: they count against the score
-        killed, alive = t.get("killed", 0), t.get("survived", 0) + t.get("untestable", 0)
-        score = f"{100 * killed / (killed + alive):6.1f}%" if killed + alive else "     -"
-        alive = t.get("survived", 0)
+        killed, alive = t.get("killed", 0), t.get("survived", 0)
+        missed = alive + t.get("untestable", 0)
+        score = f"{100 * killed / (killed + missed):6.1f}%" if killed + missed else "     -"
         lines.append(f"  {label:<28} {sum(t.values()):5} {killed:7} {alive:9} {t.get('equivalent', 0):11} "
                      f"{t.get('untestable', 0):11} {t.get('did not build', 0):9} {t.get('not graded', 0):11} "
                      f"{score:>7}")
