@@ -86,7 +86,7 @@ sh "$here/initramfs.sh" "$GEN_INIT_CPIO" "$GUEST_INIT" "$out/initramfs.cpio" "$o
 boots=
 for _ in $boots_wanted; do
 	start=$(date +%s%N)
-	$QEMU --timeout 120 --log "$out/boot.log" "$obj/arch/x86/boot/bzImage" \
+	$QEMU --timeout 120 --boot-budget 60 --tries 3 --log "$out/boot.log" "$obj/arch/x86/boot/bzImage" \
 		"$out/initramfs.cpio" -- true 2>>"$out/qemu.err" || give_up "the guest does not boot (log: $out/boot.log)"
 	boots="$boots $((($(date +%s%N) - start) / 1000000))"
 done
@@ -100,7 +100,7 @@ measure() {
 	smp=2
 	[ "$accel" != icount ] || smp=1
 	# shellcheck disable=SC2086
-	ACCEL=$accel SMP=$smp $QEMU --timeout 3000 --log "$out/console-$name.log" \
+	ACCEL=$accel SMP=$smp $QEMU --timeout 3000 --boot-budget 120 --tries 3 --log "$out/console-$name.log" \
 		--results "$out/results-$name.txt" "$bzimage" "$out/initramfs.cpio" \
 		-- /lab/bench/bench "$@" 2>>"$out/qemu.err" ||
 		give_up "the $name run failed (log: $out/console-$name.log)"

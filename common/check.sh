@@ -211,22 +211,15 @@ budget=$(awk '!/^#/ && $4 ~ /^[0-9]+$/ { s += $4 } END { print s + 120 }' "$conf
 # would otherwise hold its lane for every test's timeout)
 budget=${CHECK_BUDGET:-$budget}
 boot_budget=${BOOT_BUDGET:-120}
-try=1
-while :; do
-	ACCEL=${ACCEL:-grade} sh "$here/qemu.sh" --timeout "$budget" --boot-budget "$boot_budget" --log "$out/console.log" \
-		--results "$out/results.tap" ${CHECK_PROFILE:+--stamps "$out/stamps"} \
-		"$kobj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/run-tests /lab/tests/tests.conf 2>"$out/qemu.err"
-	status=$?
-	[ ! -s "$out/qemu.err" ] || sed 's/^/check: /' "$out/qemu.err"
-	case $status in 252 | 253) ;; *) break ;; esac
-	cp "$out/console.log" "$out/console.try$try.log"
-	[ "$try" -lt 3 ] || not_graded "$(case $status in
-		252) echo "QEMU failed in 3 tries (console logs: $out/console.try*.log)" ;;
-		*) echo "the guest did not reach /init in 3 boots of $boot_budget s (console logs: $out/console.try*.log)" ;;
-		esac)"
-	try=$((try + 1))
-	echo "check: booting again (try $try of 3)"
-done
+ACCEL=${ACCEL:-grade} sh "$here/qemu.sh" --timeout "$budget" --boot-budget "$boot_budget" --tries 3 \
+	--log "$out/console.log" --results "$out/results.tap" ${CHECK_PROFILE:+--stamps "$out/stamps"} \
+	"$kobj/arch/x86/boot/bzImage" "$out/initramfs.cpio" -- /lab/run-tests /lab/tests/tests.conf 2>"$out/qemu.err"
+status=$?
+[ ! -s "$out/qemu.err" ] || sed 's/^/check: /' "$out/qemu.err"
+case $status in
+252) not_graded "QEMU failed in 3 tries (console logs: $out/console.log*)" ;;
+253) not_graded "the guest did not reach /init in 3 boots of $boot_budget s (console logs: $out/console.log*)" ;;
+esac
 step "boot, tests, shutdown"
 python3 "$here/grade.py" "$conf" "$out/results.tap" "$out/console.log" "$status" "$out/failures" \
 	--summary "$out/summary.tsv" --hz "$(sed -n 's/^CONFIG_HZ=//p' "$kobj/.config")" --of "$graded" \

@@ -11,6 +11,8 @@
 #   --results FILE   second serial port (guest /dev/ttyS1) into FILE
 #   --gdb PORT       gdbstub on 127.0.0.1:PORT, CPU stopped until gdb continues
 #   --boot-budget S  kill a guest whose /init has not started within S seconds
+#   --tries N        boot again a guest killed at the boot budget, or whose
+#                    QEMU failed, N boots in all (default 1)
 #   --stamps FILE    each --results line into FILE too, after the host's time
 #                    of its arrival (make profile-labN)
 # Environment: ACCEL=auto|grade|kvm|tcg|icount|tcg-measuring, MEM (256M), SMP (2), APPEND
@@ -25,7 +27,7 @@
 # 253 if it did not reach /init within the boot budget.
 set -eu
 
-interactive=0 timeout=0 log=build/logs/console.log results='' gdb_port='' boot_budget=0 stamps=''
+interactive=0 timeout=0 log=build/logs/console.log results='' gdb_port='' boot_budget=0 stamps='' tries=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--interactive) interactive=1 ;;
@@ -34,12 +36,17 @@ while [ $# -gt 0 ]; do
 	--results) results=$2; shift ;;
 	--gdb) gdb_port=$2; shift ;;
 	--boot-budget) boot_budget=$2; shift ;;
+	--tries) tries=$2; shift ;;
 	--stamps) stamps=$2; shift ;;
 	-*) echo "qemu: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 	shift
 done
+for n in "$timeout" "$boot_budget" "$tries"; do
+	case $n in '' | *[!0-9]*) echo "qemu: --timeout, --boot-budget and --tries take a number of seconds or boots, not '$n'" >&2; exit 2 ;; esac
+done
+[ "$tries" -ge 1 ] || { echo "qemu: --tries takes 1 or more" >&2; exit 2; }
 [ $# -ge 2 ] || { echo "usage: qemu.sh [options] BZIMAGE INITRAMFS [-- COMMAND...]" >&2; exit 2; }
 kernel=$1 initrd=$2
 shift 2
@@ -154,83 +161,126 @@ esac
 # has no ACPI to find them (common/kconfig/base.config)
 firmware="-bios qboot.rom"
 
-mkdir -p "$(dirname "$log")"
-: >"$log"
 if [ "$interactive" = 1 ]; then
 	console="-chardev stdio,id=con,mux=on,signal=off,logfile=$log -mon chardev=con"
 else
 	console="-chardev file,id=con,path=$log"
 fi
 extra=
-[ -z "$results" ] || { : >"$results"; extra="-serial file:$results"; }
+[ -z "$results" ] || extra="-serial file:$results"
 [ -z "$gdb_port" ] || extra="$extra -S -gdb tcp:127.0.0.1:$gdb_port"
 extra="$extra ${QEMU_EXTRA:-}"
+# (a guest stopped for gdb boots when gdb says so: no budget then)
+[ -z "$gdb_port" ] || boot_budget=0
+[ "$timeout" -gt 0 ] || timeout=86400
 
 # 256 MB: 158 MB of it is free once booted, labs 02 and 03 score full marks
 # in it, and kmemleak's scan, which the health test runs twice, walks every
 # page's struct page: 5.4-5.7 s per scan under TCG with 512 MB, 4.1 s with 256.
 mem=${MEM:-256M}
 stderr=$log.qemu-stderr
-set +e
-# shellcheck disable=SC2086 # the option strings are meant to split
-if [ "$interactive" = 1 ]; then
-	qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
-		$firmware $accel_opts -m "$mem" -smp "${SMP:-2}" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		$console -serial chardev:con $extra \
-		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" 2>"$stderr"
-else
-	[ "$timeout" -gt 0 ] || timeout=86400
-	timeout -k 5 "$timeout" qemu-system-x86_64 -nodefaults -no-user-config \
-		-display none -no-reboot $firmware $accel_opts -m "$mem" -smp "${SMP:-2}" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		$console -serial chardev:con $extra \
-		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-		</dev/null 2>"$stderr" &
-	qpid=$!
-	trap 'kill "$qpid" 2>/dev/null; exit 130' INT TERM HUP
-	if [ -n "$stamps" ] && [ -n "$results" ]; then
-		echo "$(date +%s.%N) # qemu started" >"$stamps"
-		# GNU tail follows with inotify: a line is stamped as it arrives
-		tail --pid="$qpid" -n +1 -f "$results" | while IFS= read -r line; do
-			echo "$(date +%s.%N) $line"
-		done >>"$stamps" &
-		spid=$!
-	fi
-	# The boot budget is a watchdog's deadline, not a wait: the loop ends
-	# as soon as /init's banner is on the console, or QEMU has ended.
+unbooted=$log.unbooted
+pidfile=$log.pid
+
+# watchdog [PID]: the boot budget, a deadline and not a wait: it returns as
+# soon as /init's banner is on the console or QEMU (or PID, which runs it)
+# has ended, and past the deadline kills QEMU and leaves $unbooted behind.
+watchdog() {
+	[ "$boot_budget" -gt 0 ] || return 0
 	deadline=$(($(date +%s) + boot_budget))
-	while [ "$boot_budget" -gt 0 ] && kill -0 "$qpid" 2>/dev/null &&
-		! grep -q -a '=== kernel-hooks lab: ' "$log"; do
+	while [ ! -s "$pidfile" ] && [ "$(date +%s)" -lt "$deadline" ]; do
+		[ -z "${1:-}" ] || kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	qemu_pid=$(cat "$pidfile" 2>/dev/null) || return 0
+	while kill -0 "$qemu_pid" 2>/dev/null && ! grep -q -a '=== kernel-hooks lab: ' "$log"; do
 		if [ "$(date +%s)" -ge "$deadline" ]; then
-			kill "$qpid" 2>/dev/null
-			wait "$qpid"
-			echo "qemu: the guest did not reach /init within $boot_budget s: killed (console log: $log)" >&2
-			exit 253
+			: >"$unbooted"
+			kill "$qemu_pid" 2>/dev/null
+			return 0
 		fi
 		sleep 0.5
 	done
-	wait "$qpid"
-	rc=$?
-	# (tail notices QEMU's end within a second: the time is taken now)
-	[ -z "${spid:-}" ] || { ended=$(date +%s.%N); wait "$spid"; echo "$ended # qemu ended" >>"$stamps"; }
-	(exit "$rc")
-fi
-rc=$?
-set -e
+}
 
-panic=$(grep -m1 -a 'Kernel panic - not syncing' "$log" || true)
-if [ "$interactive" = 0 ] && [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-	echo "qemu: guest hung: killed after $timeout s (console log: $log)" >&2
-	exit 251
-elif [ -n "$panic" ]; then
-	echo "qemu: guest kernel panic: ${panic#*not syncing: } (console log: $log)" >&2
-	exit 250
-elif [ $((rc % 2)) -eq 1 ]; then
-	exit $((rc >> 1))	# isa-debug-exit: QEMU exits with (status << 1) | 1
-elif [ "$rc" -eq 0 ]; then
-	exit 0			# the guest rebooted: -no-reboot ended QEMU
-fi
-sed 's/^/  /' "$stderr" >&2
-echo "qemu: QEMU failed with status $rc (console log: $log)" >&2
-exit 252
+# boot: one run of the guest; its status as the header says
+boot() {
+	: >"$log"
+	[ -z "$results" ] || : >"$results"
+	rm -f "$unbooted" "$pidfile"
+	set +e
+	if [ "$interactive" = 1 ]; then
+		watchdog &
+		wpid=$!
+		# shellcheck disable=SC2086 # the option strings are meant to split
+		qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
+			$firmware $accel_opts -m "$mem" -smp "${SMP:-2}" \
+			-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+			$console -serial chardev:con $extra -pidfile "$pidfile" \
+			-kernel "$kernel" -initrd "$initrd" -append "$cmdline" 2>"$stderr"
+		rc=$?
+		kill "$wpid" 2>/dev/null
+		wait "$wpid"
+	else
+		# shellcheck disable=SC2086 # the option strings are meant to split
+		timeout -k 5 "$timeout" qemu-system-x86_64 -nodefaults -no-user-config \
+			-display none -no-reboot $firmware $accel_opts -m "$mem" -smp "${SMP:-2}" \
+			-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+			$console -serial chardev:con $extra -pidfile "$pidfile" \
+			-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+			</dev/null 2>"$stderr" &
+		qpid=$!
+		trap 'kill "$qpid" 2>/dev/null; exit 130' INT TERM HUP
+		if [ -n "$stamps" ] && [ -n "$results" ]; then
+			echo "$(date +%s.%N) # qemu started" >"$stamps"
+			# GNU tail follows with inotify: a line is stamped as it arrives
+			tail --pid="$qpid" -n +1 -f "$results" | while IFS= read -r line; do
+				echo "$(date +%s.%N) $line"
+			done >>"$stamps" &
+			spid=$!
+		fi
+		watchdog "$qpid"
+		wait "$qpid"
+		rc=$?
+		# (tail notices QEMU's end within a second: the time is taken now)
+		[ -z "${spid:-}" ] || { ended=$(date +%s.%N); wait "$spid"; echo "$ended # qemu ended" >>"$stamps"; }
+	fi
+	set -e
+	rm -f "$pidfile"
+
+	panic=$(grep -m1 -a 'Kernel panic - not syncing' "$log" || true)
+	if [ -e "$unbooted" ]; then
+		rm -f "$unbooted"
+		echo "qemu: the guest did not reach /init within $boot_budget s: killed (console log: $log)" >&2
+		return 253
+	elif [ "$interactive" = 0 ] && { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }; then
+		echo "qemu: guest hung: killed after $timeout s (console log: $log)" >&2
+		return 251
+	elif [ -n "$panic" ]; then
+		echo "qemu: guest kernel panic: ${panic#*not syncing: } (console log: $log)" >&2
+		return 250
+	elif [ $((rc % 2)) -eq 1 ] && grep -q -a '=== kernel-hooks lab: ' "$log"; then
+		# isa-debug-exit: QEMU exits with (status << 1) | 1, after /init
+		# started (QEMU's own failures exit 1 too)
+		return $((rc >> 1))
+	elif [ "$rc" -eq 0 ]; then
+		return 0		# the guest rebooted: -no-reboot ended QEMU
+	fi
+	sed 's/^/  /' "$stderr" >&2
+	echo "qemu: QEMU failed with status $rc (console log: $log)" >&2
+	return 252
+}
+
+# A guest that did not boot, or whose QEMU failed, is not the guest's
+# doing: it boots again, $tries times in all, each failed try's console
+# kept beside the log (LOG.try1, ...).
+mkdir -p "$(dirname "$log")"
+try=1
+while :; do
+	status=0
+	boot || status=$?
+	case $status in 252 | 253) [ "$try" -lt "$tries" ] || exit "$status" ;; *) exit "$status" ;; esac
+	cp "$log" "$log.try$try"
+	try=$((try + 1))
+	echo "qemu: booting again (try $try of $tries)" >&2
+done

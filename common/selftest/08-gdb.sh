@@ -6,7 +6,10 @@
 scratch
 
 port=$((20000 + $$ % 20000))
-$QEMU --timeout 240 --gdb "$port" --log "$SCRATCH/console" "$BZIMAGE" "$INITRAMFS" \
+# One CPU: no boot budget can watch a guest that gdb drives, and on a loaded
+# host TCG's two CPUs can lose their timer at boot and hang (one CPU keeps
+# ticking on the PIT).  The lessons' gdb sessions run one CPU too.
+SMP=1 $QEMU --timeout 240 --gdb "$port" --log "$SCRATCH/console" "$BZIMAGE" "$INITRAMFS" \
 	-- chroot / true 2>"$SCRATCH/qemu.err" &
 qemu=$!
 cat >"$SCRATCH/steps.gdb" <<'STEPS'
@@ -35,10 +38,10 @@ wait "$qemu"
 qemu_rc=$?
 cat "$SCRATCH/gdb.out" "$SCRATCH/qemu.err"
 [ "$gdb_rc" -eq 0 ] || fail "gdb exited $gdb_rc"
-expect_grep '^Thread [0-9]+ hit Breakpoint 1, kernel_clone \(' "$SCRATCH/gdb.out"
+expect_grep '^(Thread [0-9]+ hit )?Breakpoint 1, kernel_clone \(' "$SCRATCH/gdb.out"
 expect_grep '^#0  kernel_clone \(' "$SCRATCH/gdb.out"
 expect_grep '^#1  0x[0-9a-f]+ in [a-z_]+ \(' "$SCRATCH/gdb.out"
-expect_grep '^Thread [0-9]+ hit Breakpoint 2, security_path_chroot \(' "$SCRATCH/gdb.out"
+expect_grep '^(Thread [0-9]+ hit )?Breakpoint 2, security_path_chroot \(' "$SCRATCH/gdb.out"
 expect_grep '^#[12]  0x[0-9a-f]+ in __do_sys_chroot \(' "$SCRATCH/gdb.out"
 expect_grep '^0x[0-9a-f]+ +[0-9]+ +chroot$' "$SCRATCH/gdb.out"
 expect_grep '^current comm=chroot$' "$SCRATCH/gdb.out"
