@@ -44,7 +44,7 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # sample of its mutants.
 LAB_TESTS  = $(foreach d,$(1),$(foreach t,solution gdb skeleton planted,common/labtest/$(t).sh@$(d)) \
 	$(if $(wildcard $(d)/mutants-equivalent.txt),common/labtest/mutants-sample.sh@$(d)))
-NO_KERNEL := $(filter %-deps.sh %-tree.sh %-kconfig.sh %-grader.sh %-lab-start.sh %-timeouts.sh %-gdb-sources.sh %-profile.sh,$(SELFTESTS))
+NO_KERNEL := $(filter %-deps.sh %-tree.sh %-kconfig.sh %-grader.sh %-lab-start.sh %-timeouts.sh %-gdb-sources.sh %-profile.sh %-test-select.sh,$(SELFTESTS))
 LANE_0    := $(NO_KERNEL) $(foreach d,$(LABS),common/labtest/skels.sh@$(d) common/labtest/mutants.sh@$(d)) \
 	$(patsubst solutions/similarity/%,common/labtest/similarity.sh@%,$(wildcard solutions/similarity/lab*))
 LANE_1    := $(filter-out %-bench.sh $(NO_KERNEL),$(SELFTESTS))

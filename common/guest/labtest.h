@@ -231,10 +231,12 @@ static inline int read_line(int fd, char *buf, size_t size)
  * Keep only the tests that $LABTEST_CONF (the lab's tests.conf, as staged)
  * lists for @prog, so that a configuration cut down to a few tests runs
  * just those.  With no configuration, or none naming @prog, run them all.
+ * @prog is the BINARY as tests.conf names it (run-tests passes it as
+ * argv[0]; "LAB/NAME" for another lab's tests), or its path in /lab/tests.
  */
 static inline void labtest_select(const char *prog)
 {
-	const char *path = getenv("LABTEST_CONF"), *base = strrchr(prog, '/');
+	const char *path = getenv("LABTEST_CONF"), *base = strstr(prog, "/lab/tests/");
 	char line[256], bin[64], name[128], full[256];
 	struct __fixture_metadata *f;
 	struct __test_metadata *t, *keep[256];
@@ -244,7 +246,7 @@ static inline void labtest_select(const char *prog)
 	conf = path ? fopen(path, "r") : NULL;
 	if (!conf)
 		return;
-	base = base ? base + 1 : prog;
+	base = base ? base + strlen("/lab/tests/") : prog;
 	while (fgets(line, sizeof(line), conf))
 		if (sscanf(line, "%63s %127s", bin, name) == 2 && !strcmp(bin, base))
 			listed = 1;
