@@ -67,6 +67,14 @@ static int lines_of(const struct log *log, pid_t pid)
 	return n;
 }
 
+/* The length of @line's field @key ("path="), up to the next space; -1 if none */
+static int field_len(const char *line, const char *key)
+{
+	const char *v = strstr(line, key);
+
+	return v ? (int)strcspn(v + strlen(key), " ") : -1;
+}
+
 /* Whether @line has the shape of a log line */
 static int well_formed(const char *line)
 {
@@ -287,10 +295,17 @@ static int chmod_spaced(void *arg)
 	return ERRNO_OF(chmod("/with space\tand\\", 04755)) == EPERM ? 0 : 11;
 }
 
+static int chmod_long(void *arg)
+{
+	if (jail_self())
+		return 10;
+	return chmod(arg, 0600) ? 11 : 0;
+}
+
 TEST_F(setid, log_format)
 {
 	struct log *log = malloc(sizeof(*log));
-	char want[256];
+	char want[512], name[256], cut[256];
 	int status, i;
 	pid_t pid;
 
@@ -307,6 +322,26 @@ TEST_F(setid, log_format)
 	EXPECT_STREQ(want, log->line[log->lines - 1]);
 	for (i = 0; i < log->lines; i++)
 		EXPECT_TRUE(well_formed(log->line[i])) TH_LOG("line %d: %s", i + 1, log->line[i]);
+
+	/* A path longer than its field is cut at 255 bytes, not dropped. */
+	name[0] = '/';
+	memset(name + 1, 'l', 254);
+	name[255] = '\0';
+	snprintf(want, sizeof(want), JAIL "%s", name);
+	ASSERT_EQ(0, put_file(want, "x\n"));
+	ASSERT_EQ(0, chmod(want, 0644));
+	memcpy(cut, want, 255);		/* its first 255 bytes */
+	cut[255] = '\0';
+	pid = fork_fn(chmod_long, name);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, read_log(log));
+	ASSERT_LT(0, log->lines);
+	snprintf(want, sizeof(want), "pid=%d comm=setid path=%s old=0644 new=0600 verdict=allowed",
+		 pid, cut);
+	EXPECT_STREQ(want, log->line[log->lines - 1])
+		TH_LOG("a %zu-byte path, logged as %d bytes, expected 255", strlen(JAIL) + 255,
+		       field_len(log->line[log->lines - 1], "path="));
 	free(log);
 }
 
