@@ -76,10 +76,11 @@ $(BUILD)/guest/%: common/guest/%.c | deps
 initramfs: stage $(GUEST_TOOLS)
 	@sh common/initramfs.sh $(BUILD)/tools/gen_init_cpio $(BUILD)/guest/init $(INITRAMFS) $(RUN_STAGE)
 
-# A guest that has not reached /init after 60 s (on a loaded host, TCG's
-# two CPUs can lose their timer at boot and hang) is booted again.
+# A guest that has not reached /init after BOOT_BUDGET seconds (60: on a
+# loaded host, TCG's two CPUs can lose their timer at boot and hang) is
+# booted again.
 run: kernel initramfs
-	@$(QEMU) --interactive --boot-budget 60 --tries 3 --log $(LOGS)/console.log $(BZIMAGE) $(INITRAMFS)
+	@$(QEMU) --interactive --boot-budget $(or $(BOOT_BUDGET),60) --tries 3 --log $(LOGS)/console.log $(BZIMAGE) $(INITRAMFS)
 
 DEBUG_CMD = $(QEMU) --interactive --gdb $(GDB_PORT) --log $(LOGS)/console.log $(BZIMAGE) $(INITRAMFS)
 # gdb retries the connection for 15 s (tcp auto-retry), so it may start first.
