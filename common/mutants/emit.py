@@ -18,4 +18,8 @@ def emit(op, *edits, fn=None):
     (by default the first position's)."""
     if fn is None:
         fn = next((p.current_element for p, _ in edits if not isinstance(p, tuple)), "")
+    # Coccinelle's name for what is outside any function (a #define, a
+    # declaration): say so in the mutant's name
+    if fn == "something_else":
+        fn = "file-scope"
     print("MUTANT\t" + json.dumps([op, fn, [span(p) + [text] for p, text in edits]]))
