@@ -246,8 +246,10 @@ def main():
     failures, cases = [], []
     width = max([len(t) for _, t, _ in tests] + [14]) + 2
     why_missing = opt.get("reason") or STATUS.get(status, "not reported by the guest")
-    if FAILFAST_STOP in [text for _, text in events]:
+    stopped = FAILFAST_STOP in [text for _, text in events]
+    if stopped:
         why_missing = "not run: " + FAILFAST_WHY
+    not_run = 0
     for binary, test, points in tests:
         result = found.get((binary, test))
         ok = bool(result and result[0]) and (binary, test) in declared
@@ -264,8 +266,12 @@ def main():
                 f.write("\n".join(result[3]) + "\n" if result else why_missing + "\n")
             note = f"  ({why_missing}; " if not result else "  ("
             note += f"output: {log})"
-        print(f"  {test:<{width}} {'OK  ' if ok else 'FAIL'}  {points if ok else 0:3}/{points:<3} "
-              f"{secs:6.1f} s{note}")
+        # after a FAILFAST stop, the tests not run make one line, below
+        if stopped and not result:
+            not_run += 1
+        else:
+            print(f"  {test:<{width}} {'OK  ' if ok else 'FAIL'}  {points if ok else 0:3}/{points:<3} "
+                  f"{secs:6.1f} s{note}")
         # a failed test's first complaints ("file.c:LINE:test:Expected ..."), right
         # here (a test that passed may log such lines too: they are no news)
         first = [l for l in (result[3] if result and not ok else []) if ASSERTION.match(l)][:3]
@@ -275,6 +281,9 @@ def main():
                       "" if ok else (first[0] if first else why_missing if not result else "failed"),
                       "\n".join(result[3]) if result else why_missing))
 
+    if not_run:
+        print(f"  {not_run} more test{'s' if not_run > 1 else ''} FAIL, {why_missing} "
+              f"(each in {outdir}/)")
     healthy, reason, excerpt = ((False, opt["reason"], []) if "reason" in opt
                                 else health_check(console, events, status, hz))
     total = sum(p for _, _, p in tests) + health_points
