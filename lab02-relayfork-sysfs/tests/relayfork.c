@@ -357,6 +357,7 @@ TEST_F(relay, bad_pid_input)
 		const char *text;
 		int err;
 	} bad[] = {
+		{ "", 0 },	/* zero bytes: sysfs never calls store(), nothing changes */
 		{ "\n", EINVAL }, { "-", EINVAL }, { "-\n", EINVAL }, { "abc", EINVAL },
 		{ "12abc", EINVAL }, { "1 2", EINVAL }, { "+-3", EINVAL }, { "--1", EINVAL },
 		{ "+1", EINVAL }, { " 1", EINVAL }, { "1\n\n", EINVAL }, { "0", EINVAL },

@@ -530,11 +530,27 @@ TEST_F(setid, rewrite_in_jail)
 	EXPECT_LE(0, open(PROG, O_WRONLY | O_APPEND));
 }
 
-/* chown() keeps a set-group-ID bit when the new group is one of the caller's */
+/*
+ * chown() of a set-id program: the kernel itself drops set-user-ID on every
+ * chown, and set-group-ID when the file is group-executable
+ * (setattr_should_drop_sgid()); in a jail the rule refuses it first, so the
+ * attempt is counted and the file stays as it was.
+ */
 TEST_F(setid, chown_in_jail)
 {
 	long before = denials_of("setid");
 	struct stat st;
+
+	/* outside any jail: the kernel's own rule, root or not */
+	ASSERT_EQ(0, put_file("/chown-suid", "x\n"));
+	ASSERT_EQ(0, chmod("/chown-suid", 04755));
+	ASSERT_EQ(0, chown("/chown-suid", 0, 0));
+	EXPECT_EQ(0755, mode_of("/chown-suid")) TH_LOG("set-user-ID kept by chown");
+	ASSERT_EQ(0, put_file("/chown-sgid", "x\n"));
+	ASSERT_EQ(0, chown("/chown-sgid", 1000, 1000));
+	ASSERT_EQ(0, chmod("/chown-sgid", 02755));
+	ASSERT_EQ(0, chown("/chown-sgid", -1, 0));
+	EXPECT_EQ(0755, mode_of("/chown-sgid")) TH_LOG("set-group-ID of a g+x file kept by chown");
 
 	ASSERT_EQ(0, jail_self());
 	EXPECT_EQ(EPERM, ERRNO_OF(chown(SGID_USER, -1, 0))) TH_LOG("to group root");
