@@ -182,6 +182,11 @@ why() { HANDIN_FILES=$1 sh "$OLDPWD/common/build-failure.sh" build.log; }
 [ -z "$(why kernel/fork.c)" ] || fail "an error in a file the hand-in changes was blamed on the machine"
 [ -z "$(why 'include/linux/fork_hook.h security/x.c')" ] || fail "an error beside a hand-in's header was blamed on the machine"
 [ -z "$(why '')" ] || fail "an error in a student's own tree was blamed on the machine"
+# (the grading lanes build beside the tree: the compiler names ../linux/...)
+printf '  CC      kernel/fork.o\n../linux/kernel/fork.c:10:5: error: implicit declaration\n' >build.log
+[ -z "$(why kernel/fork.c)" ] || fail "an error in a file the hand-in changes, built beside the tree, was blamed on the machine"
+[ -z "$(why el/fork.c)" ] && fail "a file whose name only ends as the hand-in's did was taken for it"
+printf '  CC      kernel/fork.o\n../kernel/fork.c:10:5: error: implicit declaration\n' >build.log
 why security/x.c | grep -q '^the kernel build failed in kernel/fork.c:10:5, which the hand-in does not change' ||
 	fail "an error in a file the hand-in does not change was blamed on it: $(why security/x.c)"
 printf 'In file included from ../kernel/fork.c:3:\n../security/x.c:4:1: note: here\n../kernel/fork.c:9:1: error: x\n' >build.log
