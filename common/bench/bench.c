@@ -572,8 +572,16 @@ static void storm_one(const char *kind)
 	if (read(ready[0], &c, 1) != 1)
 		die("a storm listener");
 	storm_forks(log, strcmp(kind, "classic") ? 0 : listener);
+	/*
+	 * A connector listener drains its socket and leaves once the pipe
+	 * closes: a SIGTERM could kill it mid-queue, events heard by nobody
+	 * and counted lost without an overflow.
+	 */
 	close(stop_pipe[1]);
-	stop(listener);
+	if (!strcmp(kind, "connector"))
+		waitpid(listener, NULL, 0);
+	else
+		stop(listener);
 	if (!strcmp(kind, "relay"))
 		unload("relay_fork");
 	storm_report(kind, log);
