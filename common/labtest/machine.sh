@@ -8,14 +8,15 @@
 # the other gave.  The same batch on two hosts (GNU parallel over ssh),
 # as a Slurm job array and here gives the same grades; a host that cannot
 # be reached leaves its hand-ins not graded, saying so; FAILFAST=1 stops a
-# run at its first failing test.  The lab's tests
-# without the health test (no kmemleak scans): what is tested is the
-# machinery, which the solution test grades in full.
+# run at its first failing test.  The lab's first three tests, not the
+# health test (no kmemleak scans): what is tested is the machinery, which
+# the solution test grades in full (all of lab 04's tests made each of
+# this test's nine graded runs 20-25 s longer).
 # timeout: 1200
 . common/testlib.sh
 scratch
 lab=$1
-tests=$(awk '!/^#/ && NF && $1 != "health" { printf "%s ", $2 }' "$lab/tests.conf")
+tests=$(awk '!/^#/ && NF && $1 != "health" && n++ < 3 { printf "%s ", $2 }' "$lab/tests.conf")
 export ONLY_TESTS="$tests"
 
 # Two hand-ins of the solution (the second builds nothing new).
