@@ -145,7 +145,7 @@ static int try_rewrite(void)
 	return judge("rewrite", "open(\"/suid\", O_RDWR) and a shared mapping", 0, "/suid");
 }
 
-/* chown() keeps set-group-ID when the new group is one of the caller's */
+/* a set-group-ID program given to group root: 6.1 itself drops the bit (g+x) */
 static int try_chown(void)
 {
 	struct stat st;
