@@ -11,6 +11,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/xattr.h>
 #include <linux/capability.h>
 
@@ -302,12 +304,33 @@ static int chmod_long(void *arg)
 	return chmod(arg, 0600) ? 11 : 0;
 }
 
+/* A second thread, named "chmodder", chmods in the jail: *arg gets its id. */
+static void *thread_chmods(void *arg)
+{
+	*(pid_t *)arg = syscall(SYS_gettid);
+	if (prctl(PR_SET_NAME, "chmodder"))
+		return (void *)(intptr_t)errno;
+	return (void *)(intptr_t)(chmod("/with space\tand\\", 0640) ? errno : 0);
+}
+
+static int chmod_in_thread(void *arg)
+{
+	pthread_t t;
+	void *err;
+
+	if (jail_self())
+		return 10;
+	if (pthread_create(&t, NULL, thread_chmods, arg) || pthread_join(t, &err))
+		return 11;
+	return err ? 12 : 0;
+}
+
 TEST_F(setid, log_format)
 {
 	struct log *log = malloc(sizeof(*log));
 	char want[512], name[256], cut[256];
 	int status, i;
-	pid_t pid;
+	pid_t pid, *tid;
 
 	ASSERT_NE(NULL, log);
 	ASSERT_EQ(0, put_file(JAIL "/with space\tand\\", "x\n"));
@@ -322,6 +345,20 @@ TEST_F(setid, log_format)
 	EXPECT_STREQ(want, log->line[log->lines - 1]);
 	for (i = 0; i < log->lines; i++)
 		EXPECT_TRUE(well_formed(log->line[i])) TH_LOG("line %d: %s", i + 1, log->line[i]);
+
+	/* A thread's chmod() is logged with its own id and name, not its process's. */
+	tid = mmap(NULL, sizeof(*tid), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, tid);
+	pid = fork_fn(chmod_in_thread, tid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, read_log(log));
+	ASSERT_LT(0, log->lines);
+	snprintf(want, sizeof(want), "pid=%d comm=chmodder path=" JAIL
+		 "/with\\040space\\011and\\134 old=0644 new=0640 verdict=allowed", *tid);
+	EXPECT_STREQ(want, log->line[log->lines - 1])
+		TH_LOG("chmod() by thread %d of process %d", *tid, pid);
+	munmap(tid, sizeof(*tid));
 
 	/* A path longer than its field is cut at 255 bytes, not dropped. */
 	name[0] = '/';
