@@ -23,6 +23,15 @@ cat "$SCRATCH/dist.txt"
 for gone in "solutions/$lab" "$lab/planted" .ci common/selftest.mk common/bench; do
 	[ ! -e "$dist/$gone" ] || fail "the dist has $gone"
 done
+# the marking keys, even of the labs released
+for key in solutions/*/rubric.md solutions/*/review.md; do
+	[ -f "$key" ] || continue
+	[ ! -e "$dist/$key" ] || fail "the dist has the marking key $key"
+	found=1
+done
+[ -n "${found:-}" ] || fail "no marking key (solutions/*/rubric.md) to look for"
+[ -d "$dist/solutions/$(echo "$before" | head -n 1)" ] || fail "the dist lacks the released solution of $(echo "$before" | head -n 1)"
+
 [ "$(cat "$dist/.course-release")" = "$(echo $before)" ] || fail ".course-release: $(cat "$dist/.course-release")"
 
 # own_lines LAB: the unreleased lab's own lines (20 characters or more)

@@ -1,5 +1,5 @@
 # A lab's committed skeleton.patch and skeleton/ are what common/skel.sh
-# makes from solutions/ today.
+# makes from solutions/ today; its marking key covers every question.
 # timeout: 300
 . common/testlib.sh
 scratch
@@ -19,3 +19,12 @@ diff -r "$SCRATCH/$lab/skeleton" "$lab/skeleton" ||
 grep -c "TODO [0-9]" "$lab/skeleton.patch"
 # what a student reads is "TODO n: hint"; "n/m" is todo.awk's line count
 ! grep -n 'TODO [0-9]*/[0-9]' "$lab/skeleton.patch" || fail "a marker's line count reached $lab's skeleton"
+# The marking key: one rubric section, with its points, per question of the
+# lesson's section 7, in order, and one for the review of section 8.
+rubric=solutions/$lab/rubric.md
+[ -f "$rubric" ] || fail "$lab has no marking key: $rubric"
+questions=$(awk '/^## 7\. /{ on = 1; next } on && /^## /{ exit } on && /^[0-9]+\. /{ printf "%d ", $1 }' "$lab/README.md")
+keyed=$(sed -n 's/^## \([0-9]*\)\. ([1-9][0-9]* points\{0,1\})$/\1/p' "$rubric" | tr '\n' ' ')
+[ -n "$questions" ] && [ "$questions" = "$keyed" ] ||
+	fail "$rubric keys questions '$keyed'; the lesson asks '$questions' (a '## N. (P points)' line each)"
+expect_grep '^## Review \(section 8\) \([1-9][0-9]* points\)$' "$rubric"
