@@ -32,12 +32,25 @@ lab=$(basename "$labdir")
 LOCK_WHO=grade
 ref=${GRADE_REF:-refs/course/$lab/skeleton}
 
-# The answers a hand-in gives to the lesson's questions: the lines it adds
-# to Documentation/labs/labN-answers.md, quotes and blank lines aside.
-answers_of() {
-	k=$(awk '/^\+\+\+ / { f = ($2 ~ /^b\/Documentation\/labs\/lab[0-9]+-answers\.md$/); next }
-		f && /^\+/ && !/^\+[ \t]*$/ && !/^\+>/ { k++ } END { print k + 0 }' "$1" 2>/dev/null)
+# What a hand-in writes beside its code: the lines it adds to
+# Documentation/labs/labN-PART.md (PART answers: the lesson's questions;
+# review: its seed patch's review), quotes, blank lines and the hours aside.
+written_of() {
+	k=$(awk -v part="$2" '/^\+\+\+ / { f = ($2 ~ "^b/Documentation/labs/lab[0-9]+-" part "\\.md$"); next }
+		f && /^\+/ && !/^\+[ \t]*$/ && !/^\+>/ && !/^\+Time spent on this lab/ { k++ } END { print k + 0 }' "$1" 2>/dev/null)
 	case ${k:-0} in 0) echo empty ;; 1) echo "present (1 line)" ;; *) echo "present ($k lines)" ;; esac
+}
+
+# The hours the answers file says the lab took ("" if it does not say).
+hours_of() {
+	awk '/^\+\+\+ / { f = ($2 ~ /^b\/Documentation\/labs\/lab[0-9]+-answers\.md$/); next }
+		f && /^\+Time spent on this lab \(hours\):/ { sub(/^[^:]*: */, ""); if (match($0, /^[0-9]+([.,][0-9]+)?/)) h = substr($0, 1, RLENGTH) }
+		END { sub(/,/, ".", h); print h }' "$1" 2>/dev/null
+}
+
+# The CSV columns every row ends with: answers, review, hours.
+written_cols() {
+	printf '"%s","%s","%s"' "$(written_of "$1" answers)" "$(written_of "$1" review)" "$(hours_of "$1")"
 }
 
 # What the grade of a hand-in also depends on: the lab's tests, those of
@@ -148,7 +161,8 @@ one)
 	hold_lock "$tree"
 	grade_one "$handin" "$out" "$@"
 	rc=$?
-	[ "$handin" = - ] || echo "answers: $(answers_of "$handin") (Documentation/labs/ in the hand-in)"
+	[ "$handin" = - ] || echo "answers: $(written_of "$handin" answers), review: $(written_of "$handin" review)," \
+		"hours: $(hours_of "$handin" | grep . || echo "not given") (Documentation/labs/ in the hand-in)"
 	exit $rc
 	;;
 many)
@@ -233,7 +247,7 @@ many)
 		done
 	fi
 	csv=$out/grades.csv
-	echo "name,score,max,failed,health,answers" >"$csv"
+	echo "name,score,max,failed,health,answers,review,hours" >"$csv"
 	for h in "$handin"/*.patch; do
 		name=${h##*/} && name=${name%.patch}
 		if [ -f "$out/$name/row.csv" ] && IFS= read -r row <"$out/$name/row.csv"; then
@@ -242,7 +256,7 @@ many)
 			# the job's exit, from the joblog: a job that never ran left no log
 			job=$(awk -F'\t' -v a=" $name.patch " -v b="/$name.patch " 'NR > 1 && (index($9 " ", a) || index($9 " ", b)) {
 				j = "its job on " ($2 == ":" ? "this machine" : $2) " exited " $7 } END { print j }' "$out/joblog" 2>/dev/null)
-			echo "$name,not graded,?,\"-\",\"no verdict: ${job:-no job ran} (log: $out/$name.log; joblog: $out/joblog)\",\"$(answers_of "$h")\""
+			echo "$name,not graded,?,\"-\",\"no verdict: ${job:-no job ran} (log: $out/$name.log; joblog: $out/joblog)\",$(written_cols "$h")"
 		fi
 	done >>"$csv"
 	echo "grade: $csv (joblog: $out/joblog)"
@@ -306,13 +320,13 @@ lane)
 		{ score=- max='?' failed=not-graded health="no verdict (see $out/$name.log)"; }
 	if [ "$score" = - ]; then
 		# no stamp: a rerun of the batch grades it again
-		printf '%s,not graded,%s,"-","%s","%s"\n' "$name" "$max" \
-			"$(echo "$health" | sed 's/"/""/g')" "$(answers_of "$h")" >"$out/$name/row.csv"
+		printf '%s,not graded,%s,"-","%s",%s\n' "$name" "$max" \
+			"$(echo "$health" | sed 's/"/""/g')" "$(written_cols "$h")" >"$out/$name/row.csv"
 		echo "$name not-graded $(($(date +%s) - start))"
 		exit 0
 	fi
-	printf '%s,%s,%s,"%s","%s","%s"\n' "$name" "$score" "$max" "$failed" \
-		"$(echo "$health" | sed 's/"/""/g')" "$(answers_of "$h")" >"$out/$name/row.csv"
+	printf '%s,%s,%s,"%s","%s",%s\n' "$name" "$score" "$max" "$failed" \
+		"$(echo "$health" | sed 's/"/""/g')" "$(written_cols "$h")" >"$out/$name/row.csv"
 	echo "$stamp" >"$out/$name/stamp"
 	echo "$name $score/$max $(($(date +%s) - start))"
 	;;

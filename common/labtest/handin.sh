@@ -1,7 +1,8 @@
 # A student's round trip: work committed on the skeleton, 'handin' writes
 # the patch, grading it gives full marks.  A patch that does not apply, and
 # one that does not build, score 0 with the reason; graded as a batch into a
-# CSV, whose answers column says whether the lab's answers file was written.
+# CSV, whose answers, review and hours columns give what the student wrote
+# beside the code.
 # Two that try to forge their score earn no more than their code: one that
 # changes the serial driver (outside the lab's handin-files) scores 0, and
 # one that stays in the lab's file but has a kernel thread write TAP "ok"
@@ -22,6 +23,10 @@ git -C "$TEST_TREE" checkout -q "refs/course/$lab/solution" -- .
 answers=$(ls "$TEST_TREE"/Documentation/labs/lab*-answers.md) || fail "the skeleton has no answers file"
 grep -q '^> 1\. ' "$answers" || fail "$answers does not quote the lesson's first question"
 sed -i '0,/^Answer:$/s//Answer: the callback runs before wake_up_new_task()./' "$answers"
+sed -i 's/^Time spent on this lab (hours):$/& 3.5/' "$answers"
+review=${answers%-answers.md}-review.md
+grep -q '^Review:$' "$review" || fail "the skeleton has no review file to write in"
+echo "The hook is called with a spinlock held and no rule on what a callback may do." >>"$review"
 git -C "$TEST_TREE" -c user.name=Student -c user.email=student@localhost \
 	commit -q -a -m "$lab: my work" -m "Signed-off-by: Student <student@localhost>"
 sh common/lab.sh handin "$TEST_TREE" "$n" "refs/course/$lab/skeleton" "$SCRATCH/handin.patch" ||
@@ -103,10 +108,10 @@ for k in 1 2; do
 done
 [ "$(awk 'NR > 1' "$out/joblog" | wc -l)" -eq 5 ] || fail "the joblog does not list the 5 hand-ins"
 max=$(awk -v t="$first" '!/^#/ && $2 == t { print $3 }' "$lab/tests.conf")
-expect_line "alice,$max,$max,\"-\",\"ok\",\"present (1 line)\"" "$out/grades.csv"
-expect_grep '^bob,0,[0-9]+,"all","the hand-in does not apply.*","empty"$' "$out/grades.csv"
-expect_grep '^carol,0,[0-9]+,"all",".*the kernel does not build.*","empty"$' "$out/grades.csv"
-expect_grep '^dave,0,[0-9]+,"all","the hand-in changes files outside the lab.s: drivers/tty/serial/8250/8250_core.c .*handin-files\)","empty"$' \
+expect_line "alice,$max,$max,\"-\",\"ok\",\"present (1 line)\",\"present (1 line)\",\"3.5\"" "$out/grades.csv"
+expect_grep '^bob,0,[0-9]+,"all","the hand-in does not apply.*","empty","empty",""$' "$out/grades.csv"
+expect_grep '^carol,0,[0-9]+,"all",".*the kernel does not build.*","empty","empty",""$' "$out/grades.csv"
+expect_grep '^dave,0,[0-9]+,"all","the hand-in changes files outside the lab.s: drivers/tty/serial/8250/8250_core.c .*handin-files\)","empty","empty",""$' \
 	"$out/grades.csv"
 erin=$(awk -F, '$1 == "erin" { print $2 }' "$out/grades.csv")
 [ -n "$erin" ] && [ "$erin" -lt "$max" ] || fail "the forger scored ${erin:-nothing} of $max"
