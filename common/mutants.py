@@ -144,9 +144,18 @@ def make_all(lab, ksrc):
             if digest in seen:
                 continue
             seen.add(digest)
-            what = json.dumps([[solution.split("\n")[e[0] - 1]] + e[1:] for e in edits])
+            # each edit by its line's text and its neighbours', not its
+            # number: [lines, col, lines spanned, end col, new]
+            text = solution.split("\n")
+            what = json.dumps([["\n".join(text[max(e[0] - 2, 0):e[0] + 1]), e[1], e[2] - e[0]] + e[3:]
+                               for e in edits])
             name = "%s:%s:%s:%s" % (os.path.basename(path), fn or "-", op,
                                     hashlib.sha256(what.encode()).hexdigest()[:6])
+            # (the same change of the same lines twice in a function)
+            k = 1
+            while any(m["name"] == name + ("" if k == 1 else ".%d" % k) for m in mutants):
+                k += 1
+            name += "" if k == 1 else ".%d" % k
             mutants.append({"name": name, "todo": todo[edits[0][0] - 1], "op": op, "path": path,
                             "line": edits[0][0], "patch": unified(path, solution, new, name, op)})
     return mutants
