@@ -30,7 +30,7 @@ help:
 	@echo "                   SAMPLE=N SEED=S: the student-written regions' all and N of the rest; JOBS, HOSTS as for grade-labN"
 	@echo "  make dist DEST=dir RELEASED=\"lab01 lab02\"  a student repository: those labs and the next one's skeleton"
 	@echo "  make skels       regenerate each lab's skeleton from solutions/"
-	@echo "  make kill-matrix write each lab README's kill matrix from the last make test's planted runs"
+	@echo "  make kill-matrix write each lab's kill matrix (instructors.md) from the last make test's planted runs"
 	@echo "  make check       check-labN for every lab"
 	@echo "  make test        self-test of the whole course, ending 'N passed, N failed'"
 	@echo "  make soak        boot the kernel 300 times beside 2 kernel builds; count hangs and lost clocks"

@@ -19,7 +19,8 @@
 #    cn-fork-listen does;
 #  - make test and its CI (.ci/): they grade the solutions; make soak (a
 #    course machine's check);
-#  - the marking keys (solutions/LAB/rubric.md and review.md), of every lab.
+#  - the marking keys (solutions/LAB/rubric.md and review.md) and what
+#    the tests catch (LAB/instructors.md), of every lab.
 # DEST/.course-release names the released labs.
 set -eu
 
@@ -67,8 +68,8 @@ withheld() {
 		esac
 	fi
 	case $1 in .ci/* | common/selftest.mk | common/selftest.sh | common/selftest/* | common/labtest/* | common/soak.sh) return 0 ;; esac
-	# the marking keys, of every lab
-	case $1 in solutions/*/rubric.md | solutions/*/review.md) return 0 ;; esac
+	# the marking keys and what the tests catch, of every lab
+	case $1 in solutions/*/rubric.md | solutions/*/review.md | lab[0-9][0-9]-*/instructors.md) return 0 ;; esac
 	return 1
 }
 

@@ -2,14 +2,15 @@
 """The kill matrix of a lab: which graded test fails on which planted bug.
 
     kill_matrix.py show LAB-DIR RUNS-DIR          print the lab's matrix
-    kill_matrix.py check LAB-DIR RUNS-DIR         the README's copy is the same
-    kill_matrix.py write LAB-DIR RUNS-DIR         put it into the README
+    kill_matrix.py check LAB-DIR RUNS-DIR         instructors.md's copy is the same
+    kill_matrix.py write LAB-DIR RUNS-DIR         put it into instructors.md
 
 RUNS-DIR is where make test keeps its grading runs (build/logs/labtest):
 LAB-planted-NAME/ holds one planted bug's run, with tests.conf (the tests
 it ran: its Expect-fail and Run lines) and summary.tsv (the tests that
-failed).  The README holds the matrix between two marker lines; make test
-checks it, so what the lesson shows is what the last runs measured.
+failed).  LAB-DIR/instructors.md holds the matrix between two marker
+lines; make test checks it, so what it shows is what the last runs
+measured.
 A test a bug's "Run:" line names only triggers it for the health test;
 whether the trigger also fails can depend on timing (a lock taken in
 softirq deadlocks only when the interrupt lands inside it), so its cell
@@ -116,7 +117,7 @@ def main():
     if len(sys.argv) != 4 or sys.argv[1] not in ("show", "check", "write"):
         sys.exit(__doc__.strip().splitlines()[2].strip())
     how, lab_dir, runs_dir = sys.argv[1:]
-    readme = os.path.join(lab_dir, "README.md")
+    readme = os.path.join(lab_dir, "instructors.md")
     want = matrix(lab_dir, runs_dir)
     if how == "show":
         sys.stdout.write(want)
@@ -134,7 +135,7 @@ def main():
                 a = old[i] if i < len(old) else "(none)"
                 b = new[i] if i < len(new) else "(none)"
                 if a != b:
-                    sys.stdout.write(f"README:   {a}\nmeasured: {b}\n")
+                    sys.stdout.write(f"file:     {a}\nmeasured: {b}\n")
             sys.exit(1)
         return
     with open(readme, "w") as f:

@@ -22,11 +22,11 @@ dist:
 	@test -n "$(DEST)" || { echo "dist: say where: make dist DEST=dir RELEASED=\"lab01 lab02\""; exit 2; }
 	@sh common/dist.sh $(DEST) $(RELEASED)
 
-# Each lab README's kill matrix (planted bug x graded test), from the
+# Each lab's kill matrix (planted bug x graded test, in LAB/instructors.md), from the
 # planted runs of the last make test (build/logs/labtest).
 kill-matrix:
 	@for d in $(LABS); do python3 common/kill_matrix.py write $$d $(LOGS)/labtest || exit 1; done
-	@echo "kill-matrix: written into $(addsuffix /README.md,$(LABS)) from $(LOGS)/labtest"
+	@echo "kill-matrix: written into $(addsuffix /instructors.md,$(LABS)) from $(LOGS)/labtest"
 
 # skel.sh works in one index ($(GEN_TREE)): two makes at once (a student's
 # check-lab in one terminal, lab in another) would collide on its lock.

@@ -23,8 +23,8 @@ cat "$SCRATCH/dist.txt"
 for gone in "solutions/$lab" "$lab/planted" .ci common/selftest.mk common/bench; do
 	[ ! -e "$dist/$gone" ] || fail "the dist has $gone"
 done
-# the marking keys, even of the labs released
-for key in solutions/*/rubric.md solutions/*/review.md; do
+# the marking keys and what the tests catch, even of the labs released
+for key in solutions/*/rubric.md solutions/*/review.md lab[0-9][0-9]-*/instructors.md; do
 	[ -f "$key" ] || continue
 	[ ! -e "$dist/$key" ] || fail "the dist has the marking key $key"
 	found=1

@@ -4,8 +4,8 @@
 # lab's tests graded here are shown to by that lab's own runs).  A planted
 # bug runs only its Expect-fail tests plus those its "Run:" line names (a
 # bug caught by the health test needs some test to trigger it; kmemleak
-# scans only when kernel-health is expected to fail).  The lab's README
-# shows the kill matrix these runs measure (common/kill_matrix.py).
+# scans only when kernel-health is expected to fail).  The lab's
+# instructors.md shows the kill matrix these runs measure (common/kill_matrix.py).
 # timeout: 1800
 . common/testlib.sh
 scratch
@@ -32,4 +32,4 @@ for t in $(awk '!/^#/ && NF && $1 != "health" && $1 !~ /\// { print $2 }' "$lab/
 	grep -qx -- "$t" "$SCRATCH/failed" || fail "$t passes on the skeleton and on every planted bug"
 done
 python3 common/kill_matrix.py check "$lab" "$LOGS/labtest" ||
-	fail "the kill matrix in $lab/README.md is not the one measured"
+	fail "the kill matrix in $lab/instructors.md is not the one measured"
