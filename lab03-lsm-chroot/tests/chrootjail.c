@@ -15,6 +15,7 @@
 #include <linux/capability.h>
 #include <sys/io.h>
 #include <sys/msg.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/reboot.h>
 #include <sys/resource.h>
@@ -152,6 +153,9 @@ static int mknods_and_chroot(void)
 	for (i = 0; i < 50; i++)
 		if (ERRNO_OF(mknod("null", S_IFCHR | 0600, makedev(1, 3))) != EPERM)
 			return 11;
+	/* a name that would start a line of its own in the log, and clear the screen */
+	if (prctl(PR_SET_NAME, "jail\nforged\033[2J"))
+		return 13;
 	return ERRNO_OF(chroot("/bin")) == EPERM ? 0 : 12;
 }
 
@@ -186,8 +190,11 @@ TEST_F(jail, counters_and_log)
 	lines = kmsg_count(text);
 	EXPECT_LE(1, lines) TH_LOG("no log line \"%s\"", text);
 	EXPECT_GE(10, lines) TH_LOG("50 denials logged %d times: not ratelimited", lines);
-	snprintf(text, sizeof(text), "chrootjail: denied chroot: pid=%d comm=chrootjail", pid);
-	EXPECT_EQ(1, kmsg_count(text)) TH_LOG("no log line \"%s\"", text);
+	/* octal escapes (/dev/kmsg shows a backslash as \x5c, a raw newline as \x0a) */
+	snprintf(text, sizeof(text),
+		 "chrootjail: denied chroot: pid=%d comm=jail\\x5c012forged\\x5c033[2J", pid);
+	EXPECT_EQ(1, kmsg_count(text)) TH_LOG("no log line \"%s\": a name's control characters"
+					      " not escaped?", text);
 }
 
 static int drop_mac_admin(void)

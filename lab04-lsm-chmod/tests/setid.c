@@ -304,11 +304,14 @@ static int chmod_long(void *arg)
 	return chmod(arg, 0600) ? 11 : 0;
 }
 
-/* A second thread, named "chmodder", chmods in the jail: *arg gets its id. */
+/*
+ * A second thread chmods in the jail: *arg gets its id.  Its name has a
+ * carriage return and a terminal's escape sequence (erase the line).
+ */
 static void *thread_chmods(void *arg)
 {
 	*(pid_t *)arg = syscall(SYS_gettid);
-	if (prctl(PR_SET_NAME, "chmodder"))
+	if (prctl(PR_SET_NAME, "chmod\r\033[Ker"))
 		return (void *)(intptr_t)errno;
 	return (void *)(intptr_t)(chmod("/with space\tand\\", 0640) ? errno : 0);
 }
@@ -346,7 +349,10 @@ TEST_F(setid, log_format)
 	for (i = 0; i < log->lines; i++)
 		EXPECT_TRUE(well_formed(log->line[i])) TH_LOG("line %d: %s", i + 1, log->line[i]);
 
-	/* A thread's chmod() is logged with its own id and name, not its process's. */
+	/*
+	 * A thread's chmod() is logged with its own id and name, not its
+	 * process's; the name's control characters as octal escapes.
+	 */
 	tid = mmap(NULL, sizeof(*tid), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, tid);
 	pid = fork_fn(chmod_in_thread, tid);
@@ -354,7 +360,7 @@ TEST_F(setid, log_format)
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	ASSERT_EQ(0, read_log(log));
 	ASSERT_LT(0, log->lines);
-	snprintf(want, sizeof(want), "pid=%d comm=chmodder path=" JAIL
+	snprintf(want, sizeof(want), "pid=%d comm=chmod\\015\\033[Ker path=" JAIL
 		 "/with\\040space\\011and\\134 old=0644 new=0640 verdict=allowed", *tid);
 	EXPECT_STREQ(want, log->line[log->lines - 1])
 		TH_LOG("chmod() by thread %d of process %d", *tid, pid);
