@@ -167,7 +167,9 @@ static struct jail *task_jail(const struct task_struct *task)
 /*
  * What the rules return: -EPERM, counted and logged; or 0 when enforcement
  * is off.  Hooks that call this may run in atomic context (task_kill,
- * ptrace_access_check): nothing here sleeps.
+ * ptrace_access_check): nothing here sleeps.  The task names itself
+ * (PR_SET_NAME): its control characters are logged as octal escapes, so
+ * that a newline cannot start a forged line.
  */
 static int jail_deny(enum jail_rule rule)
 {
