@@ -798,6 +798,10 @@ TEST_F(jail, proc_outside)
 	ASSERT_LE(0, pidfd);
 	ASSERT_LT(0, gone);
 	ASSERT_EQ(0, jail_self());
+	/* ps: reading an outside task's stat asks a probe, refused quietly */
+	snprintf(path, sizeof(path), "/proc/%d/stat", outside);
+	EXPECT_LT(0, read_file(path, buf, sizeof(buf))) TH_LOG("%s", path);
+	EXPECT_EQ(ptrace, denials_of("ptrace")) TH_LOG("reading %s counted as a ptrace denial", path);
 	snprintf(path, sizeof(path), "/proc/%d/root", outside);
 	EXPECT_EQ(EACCES, ERRNO_OF(readlink(path, buf, sizeof(buf)))) TH_LOG("%s", path);
 	EXPECT_EQ(EACCES, proc_open(outside, "root" OUTSIDE, O_RDONLY));
