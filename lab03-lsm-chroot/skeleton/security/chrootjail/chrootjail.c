@@ -53,6 +53,7 @@
 #include <linux/path.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
+#include <linux/ptrace.h>
 #include <linux/ratelimit.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
@@ -177,6 +178,17 @@ static int jail_deny(enum jail_rule rule)
 		return 0;
 	/* TODO 1: count the denial; log it with the task's pid and comm, ratelimited */
 	return -EPERM;
+}
+
+/*
+ * A probe, a check made without auditing (a /proc/PID/stat read asks
+ * whether its reader could trace the task; has_capability_noaudit()): it
+ * is refused, but neither counted nor logged, or every ps in a jail would
+ * count one denial per process outside.
+ */
+static int jail_deny_quietly(void)
+{
+	return READ_ONCE(enforcing) ? -EPERM : 0;
 }
 
 /* Refuse @rule's operation to a jailed task; others are not concerned. */
@@ -409,9 +421,11 @@ static int jail_ptrace_access_check(struct task_struct *child, unsigned int mode
 {
 	struct jail *jail = task_jail(current);
 
-	if (jail && !jail_reaches(jail, child))
-		return jail_deny(RULE_PTRACE);
-	return 0;
+	if (!jail || jail_reaches(jail, child))
+		return 0;
+	if (mode & PTRACE_MODE_NOAUDIT)
+		return jail_deny_quietly();
+	return jail_deny(RULE_PTRACE);
 }
 
 /* Called under rcu_read_lock() or tasklist_lock. */
@@ -568,9 +582,8 @@ static int jail_capable(const struct cred *cred, struct user_namespace *ns,
 {
 	if (cred != current_cred() || !task_jail(current) || !jail_refuses_cap(cap))
 		return 0;
-	/* a probe that does not want to be audited: refused, but not counted */
 	if (opts & CAP_OPT_NOAUDIT)
-		return READ_ONCE(enforcing) ? -EPERM : 0;
+		return jail_deny_quietly();
 	return jail_deny(RULE_CAPABILITY);
 }
 
