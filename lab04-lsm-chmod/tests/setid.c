@@ -328,24 +328,36 @@ static int chmod_in_thread(void *arg)
 	return err ? 12 : 0;
 }
 
+/*
+ * @fn(@arg) in a child, which must exit 0; then the log's newest line, or
+ * a note that there is none.  *@pid: the child.
+ */
+static const char *newest_after(struct log *log, int (*fn)(void *), void *arg, pid_t *pid)
+{
+	int status;
+
+	*pid = fork_fn(fn, arg);
+	if (waitpid(*pid, &status, 0) != *pid || !WIFEXITED(status) || WEXITSTATUS(status) ||
+	    read_log(log) || log->lines < 1)
+		return "(no line: the child failed, or the log is unreadable or empty)";
+	return log->line[log->lines - 1];
+}
+
 TEST_F(setid, log_format)
 {
 	struct log *log = malloc(sizeof(*log));
 	char want[512], name[256], cut[256];
-	int status, i;
+	const char *got;
 	pid_t pid, *tid;
+	int i;
 
 	ASSERT_NE(NULL, log);
 	ASSERT_EQ(0, put_file(JAIL "/with space\tand\\", "x\n"));
 	ASSERT_EQ(0, chmod(JAIL "/with space\tand\\", 0644));
-	pid = fork_fn(chmod_spaced, NULL);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(0, read_log(log));
-	ASSERT_LT(0, log->lines);
+	got = newest_after(log, chmod_spaced, NULL, &pid);
 	snprintf(want, sizeof(want), "pid=%d comm=setid path=" JAIL
 		 "/with\\040space\\011and\\134 old=0644 new=4755 verdict=refused", pid);
-	EXPECT_STREQ(want, log->line[log->lines - 1]);
+	EXPECT_STREQ(want, got);
 	for (i = 0; i < log->lines; i++)
 		EXPECT_TRUE(well_formed(log->line[i])) TH_LOG("line %d: %s", i + 1, log->line[i]);
 
@@ -355,15 +367,10 @@ TEST_F(setid, log_format)
 	 */
 	tid = mmap(NULL, sizeof(*tid), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, tid);
-	pid = fork_fn(chmod_in_thread, tid);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(0, read_log(log));
-	ASSERT_LT(0, log->lines);
+	got = newest_after(log, chmod_in_thread, tid, &pid);
 	snprintf(want, sizeof(want), "pid=%d comm=chmod\\015\\033[Ker path=" JAIL
 		 "/with\\040space\\011and\\134 old=0644 new=0640 verdict=allowed", *tid);
-	EXPECT_STREQ(want, log->line[log->lines - 1])
-		TH_LOG("chmod() by thread %d of process %d", *tid, pid);
+	EXPECT_STREQ(want, got) TH_LOG("chmod() by thread %d of process %d", *tid, pid);
 	munmap(tid, sizeof(*tid));
 
 	/* A path longer than its field is cut at 255 bytes, not dropped. */
@@ -375,16 +382,12 @@ TEST_F(setid, log_format)
 	ASSERT_EQ(0, chmod(want, 0644));
 	memcpy(cut, want, 255);		/* its first 255 bytes */
 	cut[255] = '\0';
-	pid = fork_fn(chmod_long, name);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(0, read_log(log));
-	ASSERT_LT(0, log->lines);
+	got = newest_after(log, chmod_long, name, &pid);
 	snprintf(want, sizeof(want), "pid=%d comm=setid path=%s old=0644 new=0600 verdict=allowed",
 		 pid, cut);
-	EXPECT_STREQ(want, log->line[log->lines - 1])
+	EXPECT_STREQ(want, got)
 		TH_LOG("a %zu-byte path, logged as %d bytes, expected 255", strlen(JAIL) + 255,
-		       field_len(log->line[log->lines - 1], "path="));
+		       field_len(got, "path="));
 	free(log);
 }
 
