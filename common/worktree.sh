@@ -26,8 +26,8 @@ checkout() {
 # applied_commit: REF plus PATCH as a commit, made in an index of its own
 # without touching the tree; fails if the patch does not apply as it
 # stands.  Checked out from the tree's last state, a second hand-in of the
-# same code rewrites nothing (the lanes' build then takes 2 s, not 22:
-# lab 04's machine test), a mutant only its one file.
+# same code rewrites nothing and make rebuilds nothing, a mutant only its
+# one file (docs/measurements.md: a lab 04 hand-in's kernel build).
 applied_commit() {
 	scratch=$(mktemp -d) || return 1
 	GIT_INDEX_FILE=$scratch/index git -C "$tree" read-tree "$ref" &&
