@@ -41,7 +41,8 @@ port=$((20000 + $$ % 20000))
 # cold make test, 5 Dec; run again by hand, it passed) with "Cannot execute
 # this command while the target is running" where its first conditional
 # breakpoint was tested.  Asked here, while the CPU is stopped: a guard,
-# not a fix shown to work.
+# not a fix shown to work.  (gdb prints that message too when its timeout
+# ends it while the guest runs: that hang may have been a boot's, below.)
 warm='python import linux.utils; linux.utils.get_gdbserver_type()'
 # ACCEL=grade: icount, as graded runs boot (common/qemu.sh): plain TCG
 # loses its timer calibrations on a loaded host, and a CI run's lab 03
