@@ -18,7 +18,9 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/reboot.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
@@ -396,6 +398,210 @@ TEST_F(jail, ptrace_signal_outside)
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* The jail gets a /proc, mounted from outside, in a mount namespace of the test's own. */
+static int proc_in_jail(void)
+{
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -1;
+	if (mkdir(JAIL "/proc", 0755) && errno != EEXIST)
+		return -1;
+	return mount("proc", JAIL "/proc", "proc", 0, NULL);
+}
+
+/* A unix address: @name, or an abstract one if it starts with '@'; its length. */
+static socklen_t unix_address(struct sockaddr_un *addr, const char *name)
+{
+	memset(addr, 0, sizeof(*addr));
+	addr->sun_family = AF_UNIX;
+	strncpy(addr->sun_path, name, sizeof(addr->sun_path) - 1);
+	if (name[0] == '@')
+		addr->sun_path[0] = '\0';
+	return offsetof(struct sockaddr_un, sun_path) + strlen(name);
+}
+
+struct unix_peer {
+	const char *name;
+	int type;
+};
+
+/* In a helper child: bind (and listen on) the socket the child keeps open. */
+static int unix_bind(const void *arg)
+{
+	const struct unix_peer *peer = arg;
+	struct sockaddr_un addr;
+	socklen_t len = unix_address(&addr, peer->name);
+	int s = socket(AF_UNIX, peer->type, 0);
+
+	if (s < 0 || bind(s, (struct sockaddr *)&addr, len))
+		return -1;
+	return peer->type == SOCK_STREAM ? listen(s, 8) : 0;
+}
+
+/* Send @fd over the socket @s; 0 or -1. */
+static int send_fd(int s, int fd)
+{
+	char data = 'f', ctl[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { &data, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	return sendmsg(s, &msg, 0) == 1 ? 0 : -1;
+}
+
+/* The descriptor that came over the socket @s, or -1. */
+static int recv_fd(int s)
+{
+	char data, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &data, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(s, &msg, 0) != 1)
+		return -1;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
+}
+
+/* connect() a new socket of @type to @name ('@': abstract); errno or 0 */
+static int unix_connect(const char *name, int type)
+{
+	struct sockaddr_un addr;
+	socklen_t len = unix_address(&addr, name);
+	int s = socket(AF_UNIX, type, 0), err;
+
+	err = s < 0 || connect(s, (struct sockaddr *)&addr, len) ? errno : 0;
+	if (s >= 0)
+		close(s);
+	return err;
+}
+
+/*
+ * The jail as administrators lay one out: a /proc (above), and a directory
+ * from outside, on the jail's filesystem, bind-mounted on its /usr.
+ */
+static int laid_out_jail(void)
+{
+	if (proc_in_jail() ||
+	    (mkdir(JAIL "/usr", 0755) && errno != EEXIST) ||
+	    (mkdir("/usr-outside", 0755) && errno != EEXIST) ||
+	    (mkdir("/usr-outside/lib", 0755) && errno != EEXIST))
+		return -1;
+	return mount("/usr-outside", JAIL "/usr", NULL, MS_BIND, NULL);
+}
+
+/* Open /proc/self/fd/@fd with @flags, as a shell's /dev/stdin is; errno, or 0. */
+static int reopen_fd(int fd, int flags)
+{
+	char path[32];
+	int again;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	again = open(path, flags);
+	if (again < 0)
+		return errno;
+	close(again);
+	return 0;
+}
+
+/* "busybox true" run from a copy in a memfd, by fexecve(); its status or -1. */
+static int run_from_memfd(void)
+{
+	char *argv[] = { "busybox", "true", NULL }, *envp[] = { NULL };
+	int src = open("/bin/busybox", O_RDONLY), mem = memfd_create("busybox", 0), status;
+	struct stat st;
+	pid_t pid;
+
+	if (src < 0 || mem < 0 || fstat(src, &st) ||
+	    sendfile(mem, src, NULL, st.st_size) != st.st_size)
+		return -1;
+	close(src);
+	pid = fork();
+	if (pid == 0) {
+		fexecve(mem, argv, envp);
+		_exit(127);
+	}
+	close(mem);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A datagram service on an abstract address, and its reply to a client
+ * that has only an autobound address: both sockets made in the jail,
+ * neither connected; errno, or 0.
+ */
+static int dgram_exchange(void)
+{
+	struct sockaddr_un addr, from;
+	socklen_t len = unix_address(&addr, "@chrootjail-service"), from_len = sizeof(from);
+	sa_family_t autobind = AF_UNIX;
+	int server = socket(AF_UNIX, SOCK_DGRAM, 0), client = socket(AF_UNIX, SOCK_DGRAM, 0);
+	int err = 0;
+	char c;
+
+	if (server < 0 || client < 0 || bind(server, (struct sockaddr *)&addr, len) ||
+	    bind(client, (struct sockaddr *)&autobind, sizeof(autobind)) ||
+	    sendto(client, "q", 1, 0, (struct sockaddr *)&addr, len) != 1 ||
+	    recvfrom(server, &c, 1, 0, (struct sockaddr *)&from, &from_len) != 1 ||
+	    sendto(server, "a", 1, 0, (struct sockaddr *)&from, from_len) != 1 ||
+	    recv(client, &c, 1, 0) != 1)
+		err = errno;
+	close(server);
+	close(client);
+	return err;
+}
+
+/* In a child: a listener on an abstract address and a datagram pair, sent over @arg. */
+static int make_daemon_sockets(void *arg)
+{
+	struct sockaddr_un addr;
+	socklen_t len = unix_address(&addr, "@chrootjail-daemon");
+	int carrier = *(int *)arg, s = socket(AF_UNIX, SOCK_STREAM, 0), sv[2];
+
+	return s < 0 || bind(s, (struct sockaddr *)&addr, len) || listen(s, 8) ||
+	       socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) || send_fd(carrier, s) ||
+	       send_fd(carrier, sv[0]) || send_fd(carrier, sv[1]);
+}
+
+/*
+ * A daemon's sockets once the process that made them has exited (a daemon
+ * that forks after listen()): a connection to its listener, a datagram
+ * through its pair; errno, or 0.
+ */
+static int orphaned_sockets(void)
+{
+	int carrier[2], fds[3], i, err;
+	char c;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, carrier))
+		return errno;
+	if (in_child(make_daemon_sockets, &carrier[1]))
+		return ECHILD;
+	for (i = 0; i < 3; i++)
+		fds[i] = recv_fd(carrier[0]);
+	if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0)
+		return EBADF;
+	err = unix_connect("@chrootjail-daemon", SOCK_STREAM);
+	if (!err && (send(fds[1], "x", 1, 0) != 1 || recv(fds[2], &c, 1, 0) != 1))
+		err = errno;
+	for (i = 0; i < 3; i++)
+		close(fds[i]);
+	close(carrier[0]);
+	close(carrier[1]);
+	return err;
+}
+
 /* A file made by a thread, in the jail's /tmp mount */
 static void *thread_makes_file(void *arg)
 {
@@ -422,12 +628,17 @@ static int busybox_sh(const char *cmd)
 TEST_F(jail, ordinary_work)
 {
 	void *ret = (void *)-1L;
+	long counted[NR_RULES];
 	pthread_t thread;
 	char buf[64];
-	int p[2], keep, status;
+	int p[2], keep, status, dir;
 	struct stat st;
+	size_t i;
 	pid_t pid;
 
+	ASSERT_EQ(0, laid_out_jail()) TH_LOG("cannot lay out %s: %s", JAIL, strerror(errno));
+	for (i = 0; i < NR_RULES; i++)
+		counted[i] = denials_of(rules[i]);
 	/* entering a jail the usual way, from outside */
 	unlink(JAIL "/tmp/by-chroot");
 	EXPECT_EQ(0, busybox_sh("chroot " JAIL " /bin/busybox sh -c 'echo ok >/tmp/by-chroot'"));
@@ -475,6 +686,25 @@ TEST_F(jail, ordinary_work)
 	ASSERT_EQ(0, pthread_create(&thread, NULL, thread_makes_file, NULL));
 	EXPECT_EQ(0, pthread_join(thread, &ret));
 	EXPECT_EQ(NULL, ret) TH_LOG("a thread in the jail could not make a file in /tmp");
+	/* a directory from outside bind-mounted in the jail: in, and around in it */
+	EXPECT_EQ(0, chdir("/usr/lib")) TH_LOG("cd into a bind mount: %s", strerror(errno));
+	EXPECT_EQ(0, chdir(".."));
+	EXPECT_EQ(0, chdir("/"));
+	dir = open("/usr", O_RDONLY | O_DIRECTORY);
+	EXPECT_EQ(0, fchdir(dir)) TH_LOG("fchdir into a bind mount: %s", strerror(errno));
+	close(dir);
+	EXPECT_EQ(0, chdir("/"));
+	/* its own pipes and memfds, reopened through /proc/self/fd; a program run from memory */
+	EXPECT_EQ(0, reopen_fd(p[0], O_RDONLY)) TH_LOG("a pipe");
+	EXPECT_EQ(0, busybox_sh("echo hi | busybox cat /proc/self/fd/0 >/dev/null")) TH_LOG("stdin");
+	EXPECT_EQ(0, run_from_memfd()) TH_LOG("fexecve() of a memfd");
+	/* unix sockets made in the jail, whoever made them, bound or not, still there or not */
+	EXPECT_EQ(0, dgram_exchange()) TH_LOG("datagrams: %s", strerror(errno));
+	EXPECT_EQ(0, orphaned_sockets()) TH_LOG("a daemon's sockets after it forked: %s",
+						 strerror(errno));
+	/* and none of it counted as a denial */
+	for (i = 0; i < NR_RULES; i++)
+		EXPECT_EQ(counted[i], denials_of(rules[i])) TH_LOG("rule %s", rules[i]);
 }
 
 TEST_F(jail, unjailed_unaffected)
@@ -749,16 +979,6 @@ TEST_F(jail, task_outside)
 	EXPECT_EQ(outside, waitpid(outside, &status, 0));
 }
 
-/* The jail gets a /proc, mounted from outside, in a mount namespace of the test's own. */
-static int proc_in_jail(void)
-{
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return -1;
-	if (mkdir(JAIL "/proc", 0755) && errno != EEXIST)
-		return -1;
-	return mount("proc", JAIL "/proc", "proc", 0, NULL);
-}
-
 /* Whether /proc lists @pid. */
 static bool proc_lists(pid_t pid)
 {
@@ -886,83 +1106,6 @@ TEST_F(jail, ipc_outside)
 	EXPECT_EQ(0, shmctl(id[0], IPC_RMID, NULL)) TH_LOG("the segment is gone");
 	EXPECT_EQ(0, msgctl(id[1], IPC_RMID, NULL));
 	EXPECT_EQ(0, semctl(id[2], 0, IPC_RMID));
-}
-
-/* A unix address: @name, or an abstract one if it starts with '@'; its length. */
-static socklen_t unix_address(struct sockaddr_un *addr, const char *name)
-{
-	memset(addr, 0, sizeof(*addr));
-	addr->sun_family = AF_UNIX;
-	strncpy(addr->sun_path, name, sizeof(addr->sun_path) - 1);
-	if (name[0] == '@')
-		addr->sun_path[0] = '\0';
-	return offsetof(struct sockaddr_un, sun_path) + strlen(name);
-}
-
-struct unix_peer {
-	const char *name;
-	int type;
-};
-
-/* In a helper child: bind (and listen on) the socket the child keeps open. */
-static int unix_bind(const void *arg)
-{
-	const struct unix_peer *peer = arg;
-	struct sockaddr_un addr;
-	socklen_t len = unix_address(&addr, peer->name);
-	int s = socket(AF_UNIX, peer->type, 0);
-
-	if (s < 0 || bind(s, (struct sockaddr *)&addr, len))
-		return -1;
-	return peer->type == SOCK_STREAM ? listen(s, 8) : 0;
-}
-
-/* Send @fd over the socket @s; 0 or -1. */
-static int send_fd(int s, int fd)
-{
-	char data = 'f', ctl[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { &data, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = ctl, .msg_controllen = sizeof(ctl) };
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-	return sendmsg(s, &msg, 0) == 1 ? 0 : -1;
-}
-
-/* The descriptor that came over the socket @s, or -1. */
-static int recv_fd(int s)
-{
-	char data, ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &data, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = ctl, .msg_controllen = sizeof(ctl) };
-	struct cmsghdr *cmsg;
-	int fd;
-
-	if (recvmsg(s, &msg, 0) != 1)
-		return -1;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
-	return fd;
-}
-
-/* connect() a new socket of @type to @name ('@': abstract); errno or 0 */
-static int unix_connect(const char *name, int type)
-{
-	struct sockaddr_un addr;
-	socklen_t len = unix_address(&addr, name);
-	int s = socket(AF_UNIX, type, 0), err;
-
-	err = s < 0 || connect(s, (struct sockaddr *)&addr, len) ? errno : 0;
-	if (s >= 0)
-		close(s);
-	return err;
 }
 
 TEST_F(jail, unix_outside)
