@@ -24,7 +24,8 @@
  *               modules, raw I/O, administration, ... see jail_capable())
  *   sysctl      write a kernel setting: sysctl, sysfs and the like
  *   ipc         use a System V IPC object made outside the jail
- *   unix        connect or send to a unix socket bound outside the jail
+ *   unix        connect or send to a unix socket bound outside the jail, or
+ *               made outside it and reached by an abstract address or pair
  *
  * chroot() is also refused to a task that shares its filesystem root or
  * its memory with another (threads, CLONE_FS, CLONE_VM): those others
@@ -103,7 +104,7 @@ static const char *const rule_names[NR_RULES] = {
 
 /**
  * struct jail - where a chroot() put a task and what it forks
- * @usage: the tasks in this jail, and the files and IPC objects they own
+ * @usage: the tasks in this jail, and the files, sockets and IPC objects they own
  * @root: the directory chroot() was given, held
  * @release: puts @root and frees the jail, in process context
  */
@@ -132,6 +133,11 @@ struct jail_ipc {
 	struct jail *jail;
 };
 
+/* An inode's part of inode->i_security: a unix socket's maker's jail, or NULL. */
+struct jail_inode {
+	struct jail *maker_jail;
+};
+
 static bool jail_enabled __ro_after_init;
 static bool enforcing __read_mostly = true;
 static atomic_long_t denials[NR_RULES];
@@ -141,6 +147,9 @@ static struct lsm_blob_sizes jail_blob_sizes __lsm_ro_after_init = {
 	.lbs_task = sizeof(struct jail_task),
 	.lbs_file = sizeof(struct jail_file),
 	.lbs_ipc = sizeof(struct jail_ipc),
+#ifdef CONFIG_SECURITY_NETWORK
+	.lbs_inode = sizeof(struct jail_inode),
+#endif
 };
 
 static struct jail_task *jail_task(const struct task_struct *task)
@@ -246,10 +255,37 @@ static bool jail_reaches(const struct jail *jail, const struct task_struct *targ
 	return true;
 }
 
+static int mount_holds(struct vfsmount *mnt, void *dir)
+{
+	return mnt->mnt_sb == ((struct dentry *)dir)->d_sb && is_subdir(dir, mnt->mnt_root);
+}
+
+/*
+ * Whether @dir can be seen in @jail: under its root, or under the root of
+ * a mount in it (a bind mount of a directory from outside, as a service's
+ * jail has for /usr).  The mounts are a private copy of the jail's tree,
+ * made only when the ancestry says outside (the copy takes the namespace's
+ * lock): a chdir() inside the jail's root never pays for it.
+ */
+static bool jail_sees_dir(const struct jail *jail, struct dentry *dir)
+{
+	struct vfsmount *tree;
+	bool seen;
+
+	if (is_subdir(dir, jail->root.dentry))
+		return true;
+	tree = collect_mounts(&jail->root);
+	if (IS_ERR(tree))
+		return false;
+	seen = iterate_mounts(mount_holds, dir, tree);
+	drop_collected_mounts(tree);
+	return seen;
+}
+
 /*
  * chdir() and fchdir() give this hook the directory's inode with MAY_CHDIR,
  * but not the path: only a directory on the jail's filesystem can be told
- * in or out, by its dentry's ancestry.
+ * in or out, by its dentry's ancestry and the jail's mounts.
  */
 static int jail_inode_permission(struct inode *inode, int mask)
 {
@@ -318,10 +354,15 @@ static int jail_open_for_write(struct file *file)
 	return 0;
 }
 
-/* Every open has a path: here mounts can be followed. */
+/*
+ * Every open has a path: here mounts can be followed.  A pipe's, socket's
+ * or memfd's internal mount is in no tree: a task reopens such a file
+ * (/proc/self/fd/N, /dev/stdin, fexecve()) only through a descriptor that
+ * it, or a task it may trace, holds.
+ */
 static int jail_file_open(struct file *file)
 {
-	/* TODO 9: only what lies under the jail's root, across mounts */
+	/* TODO 9: only what lies under the jail's root, across mounts (internal ones: its own) */
 	return jail_open_for_write(file);
 }
 
@@ -627,15 +668,41 @@ static int jail_ipc_ctl(struct kern_ipc_perm *perm, int cmd)
 }
 
 #ifdef CONFIG_SECURITY_NETWORK
+static struct jail_inode *jail_inode(const struct inode *inode)
+{
+	return inode->i_security + jail_blob_sizes.lbs_inode;
+}
+
+/* A unix socket made by a jailed task is its jail's, for as long as it lives. */
+static int jail_socket_post_create(struct socket *sock, int family, int type,
+				   int protocol, int kern)
+{
+	struct jail *jail = task_jail(current);
+
+	if (jail && family == AF_UNIX && !kern) {
+		refcount_inc(&jail->usage);
+		jail_inode(SOCK_INODE(sock))->maker_jail = jail;
+	}
+	return 0;
+}
+
+static void jail_inode_free(struct inode *inode)
+{
+	jail_put(jail_inode(inode)->maker_jail);
+}
+
 /*
  * The unix rule: a socket bound to a path is reached if the path is in the
  * jail (a socket the administrator put there is meant to be used); an
- * abstract or unbound one if the task that listens on it, or made the
- * pair, is in the jail.  Called with other's state lock held.
+ * abstract or unbound one if it was made in the jail, whoever holds it now
+ * (a daemon's listener after its maker exited, a datagram peer), or if the
+ * task that listens on it, or made the pair, is in the jail (a socket made
+ * before chroot()).  Called with other's state lock held: other is not dead,
+ * and its socket is there.
  */
 static int jail_check_unix(struct sock *other)
 {
-	struct jail *jail = task_jail(current);
+	struct jail *jail = task_jail(current), *maker;
 	struct unix_sock *u = unix_sk(other);
 	struct task_struct *owner;
 	bool reach;
@@ -645,10 +712,13 @@ static int jail_check_unix(struct sock *other)
 	if (u->path.dentry) {
 		reach = path_is_under(&u->path, &jail->root);
 	} else {
+		maker = other->sk_socket ?
+			jail_inode(SOCK_INODE(other->sk_socket))->maker_jail : NULL;
+		reach = maker && path_equal(&maker->root, &jail->root);
 		spin_lock(&other->sk_peer_lock);
 		rcu_read_lock();
 		owner = pid_task(other->sk_peer_pid, PIDTYPE_PID);
-		reach = owner && jail_reaches(jail, owner);
+		reach = reach || (owner && jail_reaches(jail, owner));
 		rcu_read_unlock();
 		spin_unlock(&other->sk_peer_lock);
 	}
@@ -713,6 +783,8 @@ static struct security_hook_list jail_hooks[] __lsm_ro_after_init = {
 	LSM_HOOK_INIT(shm_shmctl, jail_ipc_ctl),
 	LSM_HOOK_INIT(sem_semctl, jail_ipc_ctl),
 #ifdef CONFIG_SECURITY_NETWORK
+	LSM_HOOK_INIT(socket_post_create, jail_socket_post_create),
+	LSM_HOOK_INIT(inode_free_security, jail_inode_free),
 	LSM_HOOK_INIT(unix_stream_connect, jail_unix_stream_connect),
 	LSM_HOOK_INIT(unix_may_send, jail_unix_may_send),
 #endif
