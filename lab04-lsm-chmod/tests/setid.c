@@ -170,17 +170,18 @@ TEST_F(setid, create_in_jail)
 	unlink("/c3");
 	rmdir("/c4");
 	rmdir("/c5");
+	rmdir("/c6");
 	EXPECT_EQ(EPERM, ERRNO_OF(creat("/c1", 04755)));
 	EXPECT_EQ(EPERM, ERRNO_OF(open("/c2", O_WRONLY | O_CREAT | O_EXCL, 02775)));
 	EXPECT_EQ(EPERM, ERRNO_OF(mknod("/c3", S_IFREG | 04755, 0)));
-	/* both bits, each alone, for a directory as for a file */
-	EXPECT_EQ(EPERM, ERRNO_OF(mkdir("/c4", 02755)));
+	/* a directory: set-user-ID asked for is refused (vfs_mkdir() would drop it) */
 	EXPECT_EQ(EPERM, ERRNO_OF(mkdir("/c5", 04755)));
 	EXPECT_EQ((mode_t)-1, mode_of("/c1")) TH_LOG("made /c1 all the same");
 	EXPECT_EQ((mode_t)-1, mode_of("/c2"));
 	EXPECT_EQ((mode_t)-1, mode_of("/c3"));
-	EXPECT_EQ((mode_t)-1, mode_of("/c4"));
 	EXPECT_EQ((mode_t)-1, mode_of("/c5"));
+	/* ... set-group-ID is ordinary, a shared group directory's (the kernel masks it here) */
+	EXPECT_EQ(0, mkdir("/c6", 02775)) TH_LOG("mkdir 02775: %s", strerror(errno));
 	/* the same without set-id bits */
 	EXPECT_LE(0, creat("/c1", 0755));
 	EXPECT_EQ(0, mknod("/c3", S_IFREG | 0755, 0));
@@ -509,7 +510,8 @@ TEST_F_TIMEOUT(setid, concurrent, 120)
 /*
  * Every mode that makes a set-user-ID program, or a set-group-ID one its
  * group may execute, is refused, by chmod() and at creation; the others,
- * set-group-ID without group execute (mandatory locking) among them, pass.
+ * set-group-ID without group execute (mandatory locking) among them, pass;
+ * and so does a set-group-ID directory.
  */
 TEST_F(setid, modes_in_jail)
 {
@@ -518,7 +520,9 @@ TEST_F(setid, modes_in_jail)
 		02711, 02750, 07777,
 	};
 	static const mode_t allowed[] = { 0755, 0777, 01777, 02000, 02644, 02604, 02707, 01755 };
+	static const mode_t dir_allowed[] = { 02775, 02755, 03777, 02770 };
 	char name[32];
+	long before;
 	size_t i;
 
 	ASSERT_EQ(0, jail_self());
@@ -535,6 +539,22 @@ TEST_F(setid, modes_in_jail)
 		EXPECT_EQ(allowed[i], mode_of(PROG));
 	}
 	EXPECT_EQ(0, chmod(PROG, 0755));
+	/*
+	 * A directory runs nothing: set-group-ID on one is ordinary (a group's
+	 * shared directory, Debian's /var/mail is 2775) and not counted;
+	 * set-user-ID has no use there and is refused.
+	 */
+	before = denials_of("setid");
+	ASSERT_TRUE(mkdir("/shared", 0755) == 0 || errno == EEXIST);
+	for (i = 0; i < sizeof(dir_allowed) / sizeof(dir_allowed[0]); i++) {
+		EXPECT_EQ(0, chmod("/shared", dir_allowed[i]))
+			TH_LOG("directory, chmod %04o", dir_allowed[i]);
+		EXPECT_EQ(dir_allowed[i], mode_of("/shared"));
+	}
+	EXPECT_EQ(before, denials_of("setid")) TH_LOG("a set-group-ID directory was counted");
+	EXPECT_EQ(EPERM, ERRNO_OF(chmod("/shared", 04755))) TH_LOG("a set-user-ID directory");
+	EXPECT_EQ(EPERM, ERRNO_OF(chmod("/shared", 06775)));
+	EXPECT_EQ(02770, mode_of("/shared"));
 }
 
 /* O_TMPFILE makes a file with no name, to link in later: no mknod hook on that route */
