@@ -40,8 +40,8 @@ static int outside_dir = -1;	/* WORKDIR, opened before any chroot */
 
 static int is_setid(const struct stat *st)
 {
-	if (S_ISDIR(st->st_mode))
-		return !!(st->st_mode & S_ISGID);
+	if (S_ISDIR(st->st_mode))	/* set-group-ID: a shared group's, ordinary */
+		return !!(st->st_mode & S_ISUID);
 	return (st->st_mode & S_ISUID) ||
 	       (st->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP);
 }
@@ -102,7 +102,7 @@ static int try_mknod(void)
 
 static int try_mkdir(void)
 {
-	return judge("mkdir", "mkdir(\"/made\", 02755)", mkdir("/made", 02755), "/made");
+	return judge("mkdir", "mkdir(\"/made\", 04755)", mkdir("/made", 04755), "/made");
 }
 
 /* the set-user-ID program outside, through a directory fd kept from before */
