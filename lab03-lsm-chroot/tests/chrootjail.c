@@ -380,13 +380,18 @@ TEST_F(jail, mknod_device)
 
 TEST_F(jail, ptrace_signal_outside)
 {
+	long before = denials_of("signal");
 	int keep, status;
 	pid_t outside = waiting_child(&keep, 0);
 
 	ASSERT_LT(0, outside);
 	ASSERT_EQ(0, jail_self());
+	/* signal 0 asks whether a task exists: a probe, refused but not counted */
 	EXPECT_EQ(EPERM, ERRNO_OF(kill(outside, 0)));
+	EXPECT_EQ(0, kill(0, 0)) TH_LOG("its process group, shared with processes outside");
+	EXPECT_EQ(before, denials_of("signal")) TH_LOG("signal 0 counted as a denial");
 	EXPECT_EQ(EPERM, ERRNO_OF(kill(outside, SIGTERM)));
+	EXPECT_EQ(before + 1, denials_of("signal"));
 	EXPECT_EQ(EPERM, ERRNO_OF(ptrace(PTRACE_ATTACH, outside, NULL, NULL)));
 	EXPECT_EQ(EPERM, ERRNO_OF(ptrace(PTRACE_SEIZE, outside, NULL, NULL)));
 	/* the parent is no exception: a jailed child cannot signal it */
