@@ -469,11 +469,15 @@ static int jail_ptrace_access_check(struct task_struct *child, unsigned int mode
 	return jail_deny(RULE_PTRACE);
 }
 
-/* Called under rcu_read_lock() or tasklist_lock. */
+/*
+ * Called under rcu_read_lock() or tasklist_lock.  Signal 0 sends nothing:
+ * it asks whether the task exists, a probe (kill(0, 0) in a process group
+ * shared with the shell outside that started the jail is ordinary).
+ */
 static int jail_task_kill(struct task_struct *p, struct kernel_siginfo *info,
 			  int sig, const struct cred *cred)
 {
-	/* TODO 10: a jailed sender signals its own jail only; @cred set: not current sending */
+	/* TODO 10: a jailed sender signals its own jail only (0: a probe); @cred: not current */
 	return 0;
 }
 
