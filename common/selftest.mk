@@ -23,19 +23,18 @@ SELFTESTS := $(sort $(wildcard common/selftest/*.sh))
 # of a lab 01-02 run asleep (every module unload waits 1-4 s per kobject),
 # so on two cores one lane's guest runs while another's kernel builds.
 # Lane 1: the foundation's tests on the base kernel, while lanes 2 and 3
-# are given copies of its objects.  Lane 2: labs 02 and 03.  Lane 3: the
-# steps of each lesson's exercise table, the short bench (on the last lab's
-# kernel: its last step was just built), the machine's failures and two
-# graders on one tree (that lab again), the hand-in round trip and the
-# student CI files (which one lab proves).  Lane 4, in the base tree once
-# lane 1 is done with it and the copies are made: labs 01 and 04, and
-# between them a student release starting lab 02 (make dist, on lab 01's
-# objects, which the lane has just built).  The labs
-# are split by the CPU their tests used in a cold run (5 Dec, the last:
-# foundation 91 s, lab 01 435, 02 404, 03 537, 04 363, the release 156;
-# lane 3 949), so that the lanes end together: a lane left alone at the end
-# keeps one core of two busy (lane 4, which starts some 150 s after lanes 2
-# and 3, ended 110 s after lane 2).  The skeleton checks generate in
+# are given copies of its objects.  Lane 2: a student release starting
+# lab 02 (make dist: its tree is built at lab 01's solution, a few files
+# from the base build), then labs 02 and 03.  Lane 3: the steps of each
+# lesson's exercise table, the short bench (on the last lab's kernel: its
+# last step was just built), the machine's failures and two graders on one
+# tree (that lab again), the hand-in round trip and the student CI files
+# (which one lab proves).  Lane 4, in the base tree once lane 1 is done
+# with it and the copies are made: labs 01 and 04.  The tests are split by
+# the wall time they took in a cold run (6 Dec: lane 2 1607 s, lane 3
+# 1928, lane 4 1971 starting 217 s after the others, with the release in
+# lane 4), so that the lanes end together: a lane left alone at the end
+# keeps one core of two busy.  The skeleton checks generate in
 # build/test/gen, not in the student's build/gen (a 'make lab3' meanwhile
 # collided on its index).
 # Per lab: the solution, its gdb session (on the kernel just built), the
@@ -49,12 +48,11 @@ LANE_0    := $(NO_KERNEL) $(foreach d,$(LABS),common/labtest/skels.sh@$(d) commo
 	$(patsubst solutions/similarity/%,common/labtest/similarity.sh@%,$(wildcard solutions/similarity/lab*))
 LANE_1    := $(filter-out %-bench.sh $(NO_KERNEL),$(SELFTESTS))
 LANE_4_LABS := $(filter lab01-% lab04-%,$(LABS))
-LANE_2    := $(call LAB_TESTS,$(filter-out $(LANE_4_LABS),$(LABS)))
+LANE_2    := common/labtest/dist.sh@$(word 2,$(LABS)) $(call LAB_TESTS,$(filter-out $(LANE_4_LABS),$(LABS)))
 LANE_3    := $(foreach d,$(LABS),common/labtest/steps.sh@$(d)) $(filter %-bench.sh,$(SELFTESTS)) \
 	common/labtest/machine.sh@$(lastword $(LABS)) \
 	$(foreach t,handin studentci,common/labtest/$(t).sh@$(firstword $(LABS)))
-LANE_4    := $(call LAB_TESTS,$(firstword $(LANE_4_LABS))) common/labtest/dist.sh@$(word 2,$(LABS)) \
-	$(call LAB_TESTS,$(wordlist 2,9,$(LANE_4_LABS)))
+LANE_4    := $(call LAB_TESTS,$(LANE_4_LABS))
 lane_vars  = TEST_TREE=$(BUILD)/test$(1)/linux TEST_OBJ=$(BUILD)/test$(1)/linux/obj
 # make test T="lab01 lab04": only the tests whose names contain one of the
 # words (developers).
