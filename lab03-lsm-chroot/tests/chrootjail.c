@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <linux/capability.h>
+#include <linux/io_uring.h>
 #include <sys/io.h>
 #include <sys/msg.h>
 #include <sys/prctl.h>
@@ -24,6 +25,7 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -490,6 +492,60 @@ static int unix_connect(const char *name, int type)
 	return err;
 }
 
+/* A new io_uring ring with a submission thread (SQPOLL); its fd, or -1. */
+static int sqpoll_ring(struct io_uring_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->flags = IORING_SETUP_SQPOLL;
+	p->sq_thread_idle = 1000;
+	return syscall(__NR_io_uring_setup, 4, p);
+}
+
+/*
+ * A NOP through a ring with a submission thread, made here: the thread
+ * takes it from the mapped queue, the completion comes back; 0 or -1.
+ */
+static int ring_nop(void)
+{
+	struct io_uring_params p;
+	int fd = sqpoll_ring(&p), ok = 0;
+	size_t sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	size_t cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	size_t sqes_len = p.sq_entries * sizeof(struct io_uring_sqe);
+	char *sq, *cq;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqe;
+	unsigned int *tail, head;
+
+	if (fd < 0)
+		return -1;
+	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, IORING_OFF_SQ_RING);
+	cq = mmap(NULL, cq_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, IORING_OFF_CQ_RING);
+	sqes = mmap(NULL, sqes_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, IORING_OFF_SQES);
+	if (sq != MAP_FAILED && cq != MAP_FAILED && sqes != MAP_FAILED) {
+		memset(sqes, 0, sizeof(*sqes));
+		sqes->opcode = IORING_OP_NOP;
+		sqes->user_data = 42;
+		((unsigned int *)(sq + p.sq_off.array))[0] = 0;
+		tail = (unsigned int *)(sq + p.sq_off.tail);
+		__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
+		/* wakes the thread if it sleeps, waits for one completion */
+		if (syscall(__NR_io_uring_enter, fd, 1, 1,
+			    IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP, NULL, 0) >= 0) {
+			head = *(unsigned int *)(cq + p.cq_off.head);
+			cqe = (struct io_uring_cqe *)(cq + p.cq_off.cqes) +
+			      (head & *(unsigned int *)(cq + p.cq_off.ring_mask));
+			ok = __atomic_load_n((unsigned int *)(cq + p.cq_off.tail), __ATOMIC_ACQUIRE) != head &&
+			     cqe->user_data == 42 && cqe->res == 0;
+		}
+	}
+	munmap(sq, sq_len);
+	munmap(cq, cq_len);
+	munmap(sqes, sqes_len);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
 /*
  * The jail as administrators lay one out: a /proc (above), and a directory
  * from outside, on the jail's filesystem, bind-mounted on its /usr.
@@ -703,6 +759,8 @@ TEST_F(jail, ordinary_work)
 	EXPECT_EQ(0, reopen_fd(p[0], O_RDONLY)) TH_LOG("a pipe");
 	EXPECT_EQ(0, busybox_sh("echo hi | busybox cat /proc/self/fd/0 >/dev/null")) TH_LOG("stdin");
 	EXPECT_EQ(0, run_from_memfd()) TH_LOG("fexecve() of a memfd");
+	/* an io_uring ring with a submission thread, made in the jail */
+	EXPECT_EQ(0, ring_nop()) TH_LOG("io_uring: %s", strerror(errno));
 	/* unix sockets made in the jail, whoever made them, bound or not, still there or not */
 	EXPECT_EQ(0, dgram_exchange()) TH_LOG("datagrams: %s", strerror(errno));
 	EXPECT_EQ(0, orphaned_sockets()) TH_LOG("a daemon's sockets after it forked: %s",
@@ -781,14 +839,59 @@ static int sharer_chroots(int flags)
  * A task that shares its root or its memory with others may not chroot():
  * the others would be chroot()ed but not jailed, or could act for it.
  */
+/*
+ * A child of a ring's maker: the ring's thread is its parent's, outside.
+ * It may not chroot() holding the ring, by a descriptor or mapped; then
+ * in the jail, the parent's second ring, sent over @arg's socket, does not
+ * come in.  0, or the step that got through.
+ */
+static int ring_holder_chroots(void *arg)
+{
+	int *fds = arg;	/* the ring, a socket with a ring queued */
+	void *map = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], IORING_OFF_SQ_RING);
+
+	if (map == MAP_FAILED || chroot(JAIL) == 0 || errno != EPERM)
+		return 1;
+	close(fds[0]);
+	if (chroot(JAIL) == 0 || errno != EPERM)
+		return 2;
+	munmap(map, 4096);
+	if (jail_self())
+		return 3;
+	return recv_fd(fds[1]) < 0 ? 0 : 4;
+}
+
 TEST_F(jail, chroot_sharers)
 {
-	long before = denials_of("chroot");
+	long before = denials_of("chroot"), opens = denials_of("open");
+	struct io_uring_params p;
+	int fds[2], s[2], status;
 	char buf[16];
 	pthread_t t;
+	pid_t pid;
 
 	EXPECT_EQ(EPERM, sharer_chroots(CLONE_FS)) TH_LOG("a CLONE_FS child, whose root is ours");
 	EXPECT_EQ(EPERM, sharer_chroots(CLONE_VM)) TH_LOG("a CLONE_VM child, whose memory is ours");
+	/* (a process with a ring's thread shares its root: made in a child) */
+	pid = fork();
+	if (pid == 0) {
+		int second;
+
+		fds[0] = sqpoll_ring(&p);
+		second = sqpoll_ring(&p);
+		if (fds[0] < 0 || second < 0 || socketpair(AF_UNIX, SOCK_DGRAM, 0, s) ||
+		    send_fd(s[0], second) || close(second))
+			_exit(5);
+		fds[1] = s[1];
+		_exit(in_child(ring_holder_chroots, fds));
+	}
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("a ring made outside: step %d got through",
+						 WEXITSTATUS(status));
+	EXPECT_EQ(opens + 1, denials_of("open")) TH_LOG("the ring received in the jail");
+	before += 2;
 	ASSERT_EQ(0, pthread_create(&t, NULL, wait_forever, NULL));
 	EXPECT_EQ(EPERM, ERRNO_OF(chroot(JAIL))) TH_LOG("one thread of two");
 	EXPECT_EQ(8, read_file(OUTSIDE, buf, sizeof(buf))) TH_LOG("our root moved all the same");

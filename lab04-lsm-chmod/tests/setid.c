@@ -578,12 +578,36 @@ TEST_F(setid, tmpfile_in_jail)
 /*
  * A set-id program that a jailed root rewrites stays set-id when the kernel
  * does not strip the bits: through a shared mapping, or with CAP_FSETID.
+ * A descriptor open for writing from before the chroot may be mapped
+ * privately or read-only; a shared writable mapping of it is refused,
+ * made after the chroot (mmap(), mprotect()) or before it (the chroot).
  */
 TEST_F(setid, rewrite_in_jail)
 {
-	long before = denials_of("setid");
+	long before = denials_of("setid"), chroots = denials_of("chroot");
+	int fd = open(JAIL SUID_INSIDE, O_RDWR);
+	void *map;
 
+	ASSERT_LE(0, fd);
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	EXPECT_EQ(EPERM, ERRNO_OF(chroot(JAIL))) TH_LOG("chroot() with a writable shared mapping");
+	EXPECT_EQ(chroots + 1, denials_of("chroot"));
+	munmap(map, 4096);
 	ASSERT_EQ(0, jail_self());
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+	EXPECT_EQ(EPERM, errno);
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, map) TH_LOG("a read-only mapping: %s", strerror(errno));
+	EXPECT_EQ(EPERM, ERRNO_OF(mprotect(map, 4096, PROT_READ | PROT_WRITE)));
+	munmap(map, 4096);
+	map = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	EXPECT_NE(MAP_FAILED, map) TH_LOG("a private mapping: %s", strerror(errno));
+	munmap(map, 4096);
+	EXPECT_EQ(04755, mode_of(SUID_INSIDE));
+	EXPECT_EQ(before + 2, denials_of("setid"));
+	close(fd);
+	before = denials_of("setid");
 	EXPECT_EQ(EPERM, ERRNO_OF(open(SUID_INSIDE, O_WRONLY)));
 	EXPECT_EQ(EPERM, ERRNO_OF(open(SUID_INSIDE, O_RDWR)));
 	EXPECT_EQ(EPERM, ERRNO_OF(open(SUID_INSIDE, O_WRONLY | O_TRUNC)));
