@@ -9,7 +9,8 @@
  *   chroot      call chroot() again (mkdir d; chroot d; cd ../..; chroot .)
  *   chdir       enter a directory outside the jail on the jail's filesystem
  *               (fchdir() to a directory fd kept from before the chroot)
- *   open        open a file outside the jail (openat() relative to such an fd)
+ *   open        open a file outside the jail (openat() relative to such an fd),
+ *               or receive an io_uring ring that has a submission thread
  *   mount       mount, unmount or move a filesystem
  *   mknod       make a character or block device node
  *   pivot_root  call pivot_root()
@@ -29,7 +30,9 @@
  *
  * chroot() is also refused to a task that shares its filesystem root or
  * its memory with another (threads, CLONE_FS, CLONE_VM): those others
- * would be chroot()ed, or able to act for it, without being jailed.
+ * would be chroot()ed, or able to act for it, without being jailed; and
+ * to one that holds an io_uring ring with a submission thread (SQPOLL),
+ * which would run what the jailed gives it with its maker's root.
  *
  * Each refusal is -EPERM, counted per rule and logged, ratelimited per rule.
  * /sys/kernel/security/chrootjail/enforce switches enforcement, "denials"
@@ -46,10 +49,14 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
+#include <linux/fdtable.h>
 #include <linux/init.h>
+#include <linux/io_uring.h>
+#include <linux/io_uring_types.h>
 #include <linux/kernel.h>
 #include <linux/lsm_hooks.h>
 #include <linux/magic.h>
+#include <linux/mm.h>
 #include <linux/mount.h>
 #include <linux/path.h>
 #include <linux/pid_namespace.h>
@@ -241,10 +248,56 @@ static bool alone_in_fs_and_mm(void)
 	return alone && current_is_single_threaded();
 }
 
+/* Whether @file is an io_uring ring whose submissions a kernel thread polls. */
+static bool is_sqpoll_ring(struct file *file)
+{
+	struct io_ring_ctx *ctx;
+
+	if (!file || !io_is_uring_fops(file))
+		return false;
+	ctx = file->private_data;
+	return ctx->flags & IORING_SETUP_SQPOLL;
+}
+
+static int fd_is_sqpoll_ring(const void *unused, struct file *file, unsigned int fd)
+{
+	return is_sqpoll_ring(file);
+}
+
+/*
+ * Whether @vma is a way out of a jail for the task that maps it: a ring,
+ * fed through its mapping with no system call, whose thread runs what it
+ * is given with the root and credentials of the ring's maker.
+ */
+static bool maps_way_out(struct vm_area_struct *vma)
+{
+	return is_sqpoll_ring(vma->vm_file);
+}
+
+/* Whether current holds a way out, by a descriptor (a ring) or mapped. */
+static bool holds_way_out(void)
+{
+	VMA_ITERATOR(vmi, current->mm, 0);
+	struct vm_area_struct *vma;
+	bool held = false;
+
+	if (iterate_fd(current->files, 0, fd_is_sqpoll_ring, NULL))
+		return true;
+	mmap_read_lock(current->mm);
+	for_each_vma(vmi, vma) {
+		if (maps_way_out(vma)) {
+			held = true;
+			break;
+		}
+	}
+	mmap_read_unlock(current->mm);
+	return held;
+}
+
 /* Called after the CAP_SYS_CHROOT check; set_fs_root() follows, and cannot fail. */
 static int jail_path_chroot(const struct path *path)
 {
-	/* TODO 6: refuse a second chroot, and one that leaves sharers out; else jail the task */
+	/* TODO 6: no second chroot, none leaving sharers or a ring's thread out; else jail */
 	return 0;
 }
 
@@ -372,6 +425,14 @@ static int jail_file_open(struct file *file)
  * mounts (pipes, sockets, memfd) are in no tree: a task reaches their
  * files only through descriptors it holds.
  */
+/* A received ring's submission thread is not the jail's (see maps_way_out()). */
+static int jail_file_receive(struct file *file)
+{
+	if (task_jail(current) && is_sqpoll_ring(file))
+		return jail_deny(RULE_OPEN);
+	return 0;
+}
+
 static int jail_check_path(const struct path *path)
 {
 	struct jail *jail = task_jail(current);
@@ -747,6 +808,7 @@ static struct security_hook_list jail_hooks[] __lsm_ro_after_init = {
 	LSM_HOOK_INIT(path_chroot, jail_path_chroot),
 	LSM_HOOK_INIT(inode_permission, jail_inode_permission),
 	LSM_HOOK_INIT(file_open, jail_file_open),
+	LSM_HOOK_INIT(file_receive, jail_file_receive),
 	LSM_HOOK_INIT(sb_mount, jail_sb_mount),
 	LSM_HOOK_INIT(sb_umount, jail_sb_umount),
 	LSM_HOOK_INIT(move_mount, jail_move_mount),
