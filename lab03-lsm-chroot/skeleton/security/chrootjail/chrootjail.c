@@ -9,8 +9,7 @@
  *   chroot      call chroot() again (mkdir d; chroot d; cd ../..; chroot .)
  *   chdir       enter a directory outside the jail on the jail's filesystem
  *               (fchdir() to a directory fd kept from before the chroot)
- *   open        open a file outside the jail (openat() relative to such an fd),
- *               or receive an io_uring ring that has a submission thread
+ *   open        open a file outside the jail (openat() relative to such an fd)
  *   mount       mount, unmount or move a filesystem
  *   mknod       make a character or block device node
  *   pivot_root  call pivot_root()
@@ -425,14 +424,6 @@ static int jail_file_open(struct file *file)
  * mounts (pipes, sockets, memfd) are in no tree: a task reaches their
  * files only through descriptors it holds.
  */
-/* A received ring's submission thread is not the jail's (see maps_way_out()). */
-static int jail_file_receive(struct file *file)
-{
-	if (task_jail(current) && is_sqpoll_ring(file))
-		return jail_deny(RULE_OPEN);
-	return 0;
-}
-
 static int jail_check_path(const struct path *path)
 {
 	struct jail *jail = task_jail(current);
@@ -808,7 +799,6 @@ static struct security_hook_list jail_hooks[] __lsm_ro_after_init = {
 	LSM_HOOK_INIT(path_chroot, jail_path_chroot),
 	LSM_HOOK_INIT(inode_permission, jail_inode_permission),
 	LSM_HOOK_INIT(file_open, jail_file_open),
-	LSM_HOOK_INIT(file_receive, jail_file_receive),
 	LSM_HOOK_INIT(sb_mount, jail_sb_mount),
 	LSM_HOOK_INIT(sb_umount, jail_sb_umount),
 	LSM_HOOK_INIT(move_mount, jail_move_mount),
