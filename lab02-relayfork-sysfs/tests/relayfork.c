@@ -42,7 +42,7 @@ struct event {
 struct report {
 	int count;	/* events from the forker watched */
 	int other;	/* events with another si_pid */
-	int bad_code;	/* events without SI_QUEUE */
+	int bad_code;	/* events without SI_KERNEL: forgeable */
 	struct event ev[MAX_EVENTS];
 };
 
@@ -99,7 +99,7 @@ static void drain(struct report *r, pid_t forker)
 			r->other++;
 			continue;
 		}
-		if (si.si_code != SI_QUEUE)
+		if (si.si_code != SI_KERNEL)
 			r->bad_code++;
 		if (r->count < MAX_EVENTS)
 			r->ev[r->count] = (struct event){ si.si_pid, si.si_value.sival_int };
@@ -107,7 +107,11 @@ static void drain(struct report *r, pid_t forker)
 	}
 }
 
-/* Take every queued relay signal through a signalfd, as drain() does. */
+/*
+ * Take every queued relay signal through a signalfd, as drain() does.  A
+ * signalfd copies only ssi_pid and ssi_uid of a signal sent with SI_KERNEL
+ * (fs/signalfd.c, the SIL_KILL layout): ssi_int, the child, reads 0.
+ */
 static void drain_signalfd(struct report *r, pid_t forker)
 {
 	struct signalfd_siginfo si;
@@ -125,7 +129,7 @@ static void drain_signalfd(struct report *r, pid_t forker)
 			r->other++;
 			continue;
 		}
-		if (si.ssi_code != SI_QUEUE)
+		if (si.ssi_code != SI_KERNEL)
 			r->bad_code++;
 		if (r->count < MAX_EVENTS)
 			r->ev[r->count] = (struct event){ si.ssi_pid, si.ssi_int };
@@ -517,8 +521,9 @@ static void expect_events_taken(struct __test_metadata *_metadata, enum listen_h
 	ASSERT_EQ(0, finish_listener(&l, &r));
 	ASSERT_EQ(2, r.count) TH_LOG("the signal went to a thread that does not take it");
 	EXPECT_EQ(0, r.bad_code);
-	EXPECT_EQ(child[0], r.ev[0].child);
-	EXPECT_EQ(child[1], r.ev[1].child);
+	/* what the lesson says a signalfd reader gets of the child */
+	EXPECT_EQ(how == BY_SIGNALFD ? 0 : child[0], r.ev[0].child);
+	EXPECT_EQ(how == BY_SIGNALFD ? 0 : child[1], r.ev[1].child);
 }
 
 /* The signal is the process's: another thread takes it with sigtimedwait(). */
@@ -527,7 +532,10 @@ TEST_F(relay, listener_in_thread)
 	expect_events_taken(_metadata, IN_THREAD);
 }
 
-/* ... or reads it from a signalfd (which sees its own thread's and the process's). */
+/*
+ * ... or reads it from a signalfd (which sees its own thread's and the
+ * process's), which tells who forked but not the child.
+ */
 TEST_F(relay, listener_signalfd)
 {
 	expect_events_taken(_metadata, BY_SIGNALFD);
@@ -841,22 +849,32 @@ static int expect_fork_line(int fd, pid_t parent, pid_t child)
 }
 
 /*
+ * Registration is what relayfork-listen does first that another process can
+ * see, and nothing tells when: poll the list (5 s at most).  0 or -1.
+ */
+static int wait_listed(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < 500 && listed(pid) != 1; i++)
+		usleep(10000);
+	return listed(pid) == 1 ? 0 : -1;
+}
+
+/*
  * relayfork-listen registers itself, prints each fork as the relay reports
  * it, and unregisters on SIGTERM.
  */
 TEST_F(relay, program_listen)
 {
 	char *argv[] = { "/lab/relayfork-listen", NULL };
-	int fd, status, i;
+	int fd, status;
 	pid_t pid, child;
 
 	ASSERT_EQ(0, write_file(SIGNAL, "33\n"));	/* the 2005 default */
 	fd = spawn(argv, &pid);
 	ASSERT_LE(0, fd);
-	/* registration is its first visible act: wait for it (5 s at most) */
-	for (i = 0; i < 500 && listed(pid) != 1; i++)
-		usleep(10000);
-	ASSERT_EQ(1, listed(pid));
+	ASSERT_EQ(0, wait_listed(pid));
 	EXPECT_LE(SIGRTMIN, read_long(SIGNAL)) TH_LOG("it kept a signal glibc reserves");
 	child = fork_and_reap();
 	EXPECT_EQ(0, expect_fork_line(fd, getpid(), child));
@@ -864,6 +882,85 @@ TEST_F(relay, program_listen)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(0, listed(pid)) TH_LOG("it did not unregister on SIGTERM");
+	close(fd);
+}
+
+/* The three calls that send a siginfo of the caller's making. */
+enum forge_how { QUEUEINFO, TGQUEUEINFO, PIDFD };
+
+/*
+ * Send @sig to the process @pid (to its first thread with TGQUEUEINFO) with
+ * the si_code and si_int of a forger's choice: 0 or -errno.
+ */
+static int forge_by(enum forge_how how, pid_t pid, int sig, int code, int value)
+{
+	siginfo_t si;
+	long ret;
+	int fd;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = sig;
+	si.si_code = code;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	si.si_value.sival_int = value;
+	if (how == QUEUEINFO)
+		ret = syscall(SYS_rt_sigqueueinfo, pid, sig, &si);
+	else if (how == TGQUEUEINFO)
+		ret = syscall(SYS_rt_tgsigqueueinfo, pid, pid, sig, &si);
+	else {
+		fd = syscall(SYS_pidfd_open, pid, 0);
+		if (fd < 0)
+			return -errno;
+		ret = syscall(SYS_pidfd_send_signal, fd, sig, &si, 0);
+		close(fd);
+	}
+	return ret ? -errno : 0;
+}
+
+static int forge(pid_t pid, int sig, int code, int value)
+{
+	return forge_by(QUEUEINFO, pid, sig, code, value);
+}
+
+/*
+ * Signals that look like fork events, sent by a process: every si_code a
+ * process can send (sigqueue()'s, the seed's SI_ASYNCIO, kill()'s and
+ * tgkill()'s), queued before a real fork.  relayfork-listen prints only the
+ * fork; SI_KERNEL, the one code a forger lacks, the kernel refuses to send.
+ */
+TEST_F(relay, program_forged)
+{
+	char *argv[] = { "/lab/relayfork-listen", NULL };
+	char want[64], ours[32], line[128];
+	int fd, sig, status;
+	pid_t pid, child;
+
+	fd = spawn(argv, &pid);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, wait_listed(pid));
+	sig = read_long(SIGNAL);
+	EXPECT_EQ(-EPERM, forge_by(QUEUEINFO, pid, sig, SI_KERNEL, 4242));
+	EXPECT_EQ(-EPERM, forge_by(TGQUEUEINFO, pid, sig, SI_KERNEL, 4242));
+	EXPECT_EQ(-EPERM, forge_by(PIDFD, pid, sig, SI_KERNEL, 4242));
+	ASSERT_EQ(0, forge(pid, sig, SI_QUEUE, 4242));
+	ASSERT_EQ(0, forge(pid, sig, SI_ASYNCIO, 4243));
+	ASSERT_EQ(0, kill(pid, sig));
+	ASSERT_EQ(0, syscall(SYS_tgkill, pid, pid, sig));
+	child = fork_and_reap();
+	snprintf(want, sizeof(want), "fork parent=%d child=%d\n", getpid(), child);
+	snprintf(ours, sizeof(ours), "fork parent=%d ", getpid());
+	for (;;) {
+		ASSERT_EQ(0, read_line(fd, line, sizeof(line)));
+		if (!strcmp(line, want))
+			break;
+		/* other tasks' forks may come first (kthreadd's), none of ours */
+		ASSERT_NE(0, strncmp(line, ours, strlen(ours)))
+			TH_LOG("a signal a process sent was printed as a fork: %s", line);
+	}
+	ASSERT_EQ(0, kill(pid, SIGTERM));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
 	close(fd);
 }
 

@@ -4,7 +4,8 @@
  *
  *   relayfork-listen [-s SIGNAL] [-n COUNT]
  *	register, print "fork parent=P child=C" for each fork, and unregister
- *	after COUNT forks or on SIGINT/SIGTERM
+ *	after COUNT forks or on SIGINT/SIGTERM; a signal that a process sent
+ *	(si_code not SI_KERNEL) is not a fork: it is reported on stderr
  *   relayfork-listen -c FORKS [-s SIGNAL]
  *	fork FORKS children, each of which also sends us SIGUSR1, and count
  *	what arrived: the relay's real-time signal queues one per fork, the
@@ -87,7 +88,7 @@ static int choose_signal(int wanted)
 
 static void listen_forks(int sig, long count)
 {
-	/* TODO 2/18: block the signals, then register; wait with sigwaitinfo() */
+	/* TODO 2/24: block the signals, then register; wait with sigwaitinfo(), for the kernel's */
 	sigset_t set;
 	siginfo_t si;
 	int err;
@@ -101,6 +102,12 @@ static void listen_forks(int sig, long count)
 	if (err)
 		die("cannot register in " PROCESSES, -err);
 	while (count != 0 && sigwaitinfo(&set, &si) == sig) {
+		/* any process allowed to signal us can send the rest */
+		if (si.si_code != SI_KERNEL) {
+			fprintf(stderr, "relayfork-listen: ignored a signal from pid %d, si_code %d: not a fork\n",
+				si.si_pid, si.si_code);
+			continue;
+		}
 		printf("fork parent=%d child=%d\n", si.si_pid, si.si_value.sival_int);
 		fflush(stdout);
 		if (count > 0)

@@ -6,8 +6,9 @@
  * Root registers processes in /sys/relayfork/processes; on every fork each
  * of them receives the real-time signal in /sys/relayfork/signal with the
  * forking process's pid in si_pid and the new task's pid in si_int, both as
- * seen from the receiver's pid namespace.  See
- * Documentation/ABI/testing/sysfs-relayfork.
+ * seen from the receiver's pid namespace, and si_code SI_KERNEL, which no
+ * process can send to another: a listener can tell a fork from a forgery.
+ * See Documentation/ABI/testing/sysfs-relayfork.
  *
  * Listeners are held by struct pid, not by number, so a pid number reused
  * after a listener exits never receives its signals.  The signal goes to
@@ -138,7 +139,7 @@ static ssize_t signal_store(struct kobject *kobj, struct kobj_attribute *attr,
  */
 static void relayfork_fork(struct task_struct *parent, struct task_struct *child)
 {
-	/* TODO 11: signal each live listener's process; pids as its namespace sees them */
+	/* TODO 11: signal each listener's process: pids in its namespace, unforgeable si_code */
 }
 
 static struct fork_hook relayfork_hook = {

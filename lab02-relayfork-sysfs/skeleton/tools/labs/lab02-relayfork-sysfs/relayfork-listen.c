@@ -4,7 +4,8 @@
  *
  *   relayfork-listen [-s SIGNAL] [-n COUNT]
  *	register, print "fork parent=P child=C" for each fork, and unregister
- *	after COUNT forks or on SIGINT/SIGTERM
+ *	after COUNT forks or on SIGINT/SIGTERM; a signal that a process sent
+ *	(si_code not SI_KERNEL) is not a fork: it is reported on stderr
  *   relayfork-listen -c FORKS [-s SIGNAL]
  *	fork FORKS children, each of which also sends us SIGUSR1, and count
  *	what arrived: the relay's real-time signal queues one per fork, the
@@ -70,7 +71,7 @@ static int choose_signal(int wanted)
 
 static void listen_forks(int sig, long count)
 {
-	/* TODO 2: block the signals, then register; wait with sigwaitinfo() */
+	/* TODO 2: block the signals, then register; wait with sigwaitinfo(), for the kernel's */
 	write_number(PROCESSES, "-", getpid());
 }
 
