@@ -33,7 +33,8 @@
  * to one that holds an io_uring ring with a submission thread (SQPOLL),
  * which would run what the jailed gives it with its maker's root.
  *
- * Each refusal is -EPERM, counted per rule and logged, ratelimited per rule.
+ * Each refusal is -EPERM, counted per rule and logged, ratelimited per rule
+ * (what the limit drops is reported as a number, an interval later).
  * /sys/kernel/security/chrootjail/enforce switches enforcement, "denials"
  * shows the counts.  See Documentation/admin-guide/LSM/chrootjail.rst.
  *
@@ -148,6 +149,8 @@ static bool jail_enabled __ro_after_init;
 static bool enforcing __read_mostly = true;
 static atomic_long_t denials[NR_RULES];
 static struct ratelimit_state denial_log[NR_RULES];
+/* Denials each rule's rate limit kept out of the log since the last report. */
+static atomic_t unlogged[NR_RULES];
 
 static struct lsm_blob_sizes jail_blob_sizes __lsm_ro_after_init = {
 	.lbs_task = sizeof(struct jail_task),
@@ -181,6 +184,33 @@ static struct jail *task_jail(const struct task_struct *task)
 }
 
 /*
+ * One line per rule for the denials the rate limit dropped.  ___ratelimit()
+ * would say "callbacks suppressed" only when a later line gets through,
+ * which may be never; this runs one interval after the first drop.
+ */
+static void report_unlogged(struct work_struct *work)
+{
+	int rule, n;
+
+	for (rule = 0; rule < NR_RULES; rule++) {
+		n = atomic_xchg(&unlogged[rule], 0);
+		if (n)
+			pr_notice("denied %s: %d more, not logged (rate limit)\n",
+				  rule_names[rule], n);
+	}
+}
+
+static DECLARE_DELAYED_WORK(unlogged_report, report_unlogged);
+
+/* A denial of @rule that the rate limit kept out of the log. */
+static void note_unlogged(enum jail_rule rule)
+{
+	atomic_inc(&unlogged[rule]);
+	/* queued already, it stays queued: one report per interval */
+	schedule_delayed_work(&unlogged_report, DEFAULT_RATELIMIT_INTERVAL);
+}
+
+/*
  * What the rules return: -EPERM, counted and logged; or 0 when enforcement
  * is off.  Hooks that call this may run in atomic context (task_kill,
  * ptrace_access_check): nothing here sleeps.  The task names itself
@@ -191,7 +221,7 @@ static int jail_deny(enum jail_rule rule)
 {
 	if (!READ_ONCE(enforcing))
 		return 0;
-	/* TODO 1: count the denial; log it with the task's pid and comm, ratelimited */
+	/* TODO 1: count the denial; log pid and comm, ratelimited; else note_unlogged() */
 	return -EPERM;
 }
 
@@ -673,13 +703,15 @@ static bool jail_refuses_cap(int cap)
 /*
  * Asked with another task's credentials (has_capability()), the jail
  * cannot tell that task's jail: only current's own checks are judged.
+ * CAP_FSETID refused never fails a call, it only strips set-id bits (a
+ * chmod() of another group's file asks it, audited): a probe, not counted.
  */
 static int jail_capable(const struct cred *cred, struct user_namespace *ns,
 			int cap, unsigned int opts)
 {
 	if (cred != current_cred() || !task_jail(current) || !jail_refuses_cap(cap))
 		return 0;
-	if (opts & CAP_OPT_NOAUDIT)
+	if ((opts & CAP_OPT_NOAUDIT) || cap == CAP_FSETID)
 		return jail_deny_quietly();
 	return jail_deny(RULE_CAPABILITY);
 }
@@ -890,9 +922,12 @@ static int __init jail_init(void)
 {
 	int i;
 
-	for (i = 0; i < NR_RULES; i++)
+	for (i = 0; i < NR_RULES; i++) {
 		ratelimit_state_init(&denial_log[i], DEFAULT_RATELIMIT_INTERVAL,
 				     DEFAULT_RATELIMIT_BURST);
+		/* report_unlogged() says what it drops, not ___ratelimit() */
+		ratelimit_set_flags(&denial_log[i], RATELIMIT_MSG_ON_RELEASE);
+	}
 	security_add_hooks(jail_hooks, ARRAY_SIZE(jail_hooks), "chrootjail");
 	jail_enabled = true;
 	pr_info("jails hardened\n");
