@@ -924,9 +924,9 @@ static int forge(pid_t pid, int sig, int code, int value)
 }
 
 /*
- * Signals that look like fork events, sent by a process: every si_code a
- * process can send (sigqueue()'s, the seed's SI_ASYNCIO, kill()'s and
- * tgkill()'s), queued before a real fork.  relayfork-listen prints only the
+ * Signals that look like fork events, sent by a process with four of the
+ * codes a process can send (sigqueue()'s, the seed's SI_ASYNCIO, kill()'s
+ * and tgkill()'s), queued before a real fork.  relayfork-listen prints only the
  * fork; SI_KERNEL, the one code a forger lacks, the kernel refuses to send.
  */
 TEST_F(relay, program_forged)
