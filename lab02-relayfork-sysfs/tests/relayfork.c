@@ -719,13 +719,16 @@ TEST_F_TIMEOUT(relay, storm, 300)
 /*
  * A listener that exits is dropped: not listed, and the process that gets
  * its pid number next (clone3 with set_tid makes sure it does) is not
- * signalled.
+ * signalled.  A write drops it too, with no read of the list before it (a
+ * read drops the dead as it lists): once 64 listeners have exited, the
+ * process given the first one's number registers (neither EEXIST nor
+ * ENOSPC), and unregistering a listener that has exited is ENOENT.
  */
 TEST_F(relay, dead_listener_dropped)
 {
 	struct clone_args args = { .exit_signal = SIGCHLD };
-	int go[2], status;
-	pid_t dead, reuse;
+	pid_t dead, reuse, gone[MAX_LISTENERS];
+	int go[2], status, i;
 
 	dead = fork();
 	ASSERT_LE(0, dead);
@@ -755,6 +758,30 @@ TEST_F(relay, dead_listener_dropped)
 	ASSERT_EQ(reuse, waitpid(reuse, &status, 0));
 	EXPECT_EQ(0, status) TH_LOG("exit status %#x: 11 the new process got the old one's signals",
 				    status);
+
+	/* the writes: a full list of listeners exits, and no read follows */
+	for (i = 0; i < MAX_LISTENERS; i++) {
+		gone[i] = fork();
+		ASSERT_LE(0, gone[i]);
+		if (gone[i] == 0)
+			_exit(0);
+		ASSERT_EQ(0, reg(gone[i])) TH_LOG("listener %d of %d", i + 1, MAX_LISTENERS);
+		ASSERT_EQ(gone[i], waitpid(gone[i], NULL, 0));
+	}
+	args.set_tid = (unsigned long)&gone[0];
+	reuse = syscall(SYS_clone3, &args, sizeof(args));
+	ASSERT_LE(0, reuse);
+	if (reuse == 0) {
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(gone[0], reuse);
+	EXPECT_EQ(0, reg(reuse))
+		TH_LOG("registering pid %d, after %d listeners exited (the first with that number)",
+		       reuse, MAX_LISTENERS);
+	ASSERT_EQ(0, kill(reuse, SIGKILL));
+	ASSERT_EQ(reuse, waitpid(reuse, NULL, 0));
+	EXPECT_EQ(-ENOENT, unreg(reuse)) TH_LOG("unregistering a listener that has exited");
 }
 
 /*
