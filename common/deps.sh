@@ -7,7 +7,7 @@ set -eu
 # DEPS_PACKAGES replaces the list (the self-test uses it).
 PACKAGES=${DEPS_PACKAGES:-"linux-source qemu-system-x86 busybox-static gdb tmux git
 gcc make bc bison flex libelf-dev libssl-dev libc6-dev cpio xz-utils dwarves
-perl python3 python3-ply python3-git sparse ccache gnuplot-nox libxml2-utils parallel rsync python3-yaml
+lz4 perl python3 python3-ply python3-git sparse ccache gnuplot-nox libxml2-utils parallel rsync python3-yaml
 similarity-tester coccinelle"}
 
 installed=" $(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $PACKAGES 2>/dev/null |

@@ -62,6 +62,27 @@ GRADE_REF=refs/course/$lab/skeleton sh common/grade.sh one "$lab" "$KSRC" "$TEST
 cat "$SCRATCH/alone"
 [ -s "$out-alone/summary.tsv" ] || fail "the skeleton graded alone left no summary"
 
+# 2b. FAILFAST=1 (mutation runs), while the tree holds the skeleton's
+# build: its run stops at its first failing test, which keeps its output;
+# nothing runs after it (the others "not run"), kmemleak is not asked, and
+# the health test says it did not vouch.  With the health test, which the
+# others leave out.
+# shellcheck disable=SC2046
+CHECK_FAILFAST=1 ONLY_TESTS="$tests kernel-health" GRADE_REF=refs/course/$lab/skeleton sh common/grade.sh one \
+	"$lab" "$KSRC" "$TEST_TREE" "$TEST_OBJ" "$out-fast" - $(lab_kconfig "$lab") >"$SCRATCH/fast" 2>&1
+cat "$SCRATCH/fast"
+expect_grep '^\[[0-9]+\] [0-9a-f]+ # failfast: stopped at the first failing test' "$out-fast/results.tap"
+grep -q '# kmemleak' "$out-fast/results.tap" && fail "kmemleak was asked after the run stopped"
+[ "$(grep -c ' not ok [0-9]' "$out-fast/results.tap")" -eq 1 ] || fail "more than one test failed in a run that stops at the first"
+# (a TAP line, ok or not ok, for each test that ran)
+ran=$(grep -c ' ok [0-9]' "$out-fast/results.tap")
+failed=$(grep -c -E '^  [a-z_]+\.[a-z_]+ +FAIL +[0-9]+/[0-9]+ +[0-9.]+ s  \(output: ' "$SCRATCH/fast")
+notrun=$(sed -n 's/^  \([0-9]*\) more tests\{0,1\} FAIL, not run: the run stopped at its first failing test (FAILFAST=1) .*/\1/p' "$SCRATCH/fast")
+notrun=${notrun:-0}
+[ "$failed" -eq 1 ] && [ "$notrun" -ge 1 ] && [ $((ran + notrun)) -eq "$(echo $tests | wc -w)" ] ||
+	fail "FAILFAST=1: $failed failed with output (1 expected), $notrun not run, $ran run, of $(echo $tests | wc -w)"
+expect_grep '^      not checked: the run stopped at its first failing test \(FAILFAST=1\)$' "$SCRATCH/fast"
+
 # 3. The batch again, sent to two hosts (GNU parallel --sshloginfile, with
 # an ssh that runs the command here, each host its own home: both use this
 # course folder, whose lanes their locks share: one lane a host), and the
@@ -157,23 +178,3 @@ cmp "$out/grades.csv" "$SCRATCH/grades.hosts" || fail "the Slurm array's grades 
 FORCE=1 batch >"$SCRATCH/local" 2>&1 || fail "the local batch exited $?"
 cat "$SCRATCH/local"
 cmp "$out/grades.csv" "$SCRATCH/grades.hosts" || fail "the local batch's grades differ from the two hosts'"
-
-# 5. FAILFAST=1 (mutation runs): the skeleton's run stops at its first
-# failing test, which keeps its output; nothing runs after it (the others
-# "not run"), kmemleak is not asked, and the health test says it did not
-# vouch.  With the health test, which the others leave out.
-# shellcheck disable=SC2046
-CHECK_FAILFAST=1 ONLY_TESTS="$tests kernel-health" GRADE_REF=refs/course/$lab/skeleton sh common/grade.sh one \
-	"$lab" "$KSRC" "$TEST_TREE" "$TEST_OBJ" "$out-fast" - $(lab_kconfig "$lab") >"$SCRATCH/fast" 2>&1
-cat "$SCRATCH/fast"
-expect_grep '^\[[0-9]+\] [0-9a-f]+ # failfast: stopped at the first failing test' "$out-fast/results.tap"
-grep -q '# kmemleak' "$out-fast/results.tap" && fail "kmemleak was asked after the run stopped"
-[ "$(grep -c ' not ok [0-9]' "$out-fast/results.tap")" -eq 1 ] || fail "more than one test failed in a run that stops at the first"
-# (a TAP line, ok or not ok, for each test that ran)
-ran=$(grep -c ' ok [0-9]' "$out-fast/results.tap")
-failed=$(grep -c -E '^  [a-z_]+\.[a-z_]+ +FAIL +[0-9]+/[0-9]+ +[0-9.]+ s  \(output: ' "$SCRATCH/fast")
-notrun=$(sed -n 's/^  \([0-9]*\) more tests\{0,1\} FAIL, not run: the run stopped at its first failing test (FAILFAST=1) .*/\1/p' "$SCRATCH/fast")
-notrun=${notrun:-0}
-[ "$failed" -eq 1 ] && [ "$notrun" -ge 1 ] && [ $((ran + notrun)) -eq "$(echo $tests | wc -w)" ] ||
-	fail "FAILFAST=1: $failed failed with output (1 expected), $notrun not run, $ran run, of $(echo $tests | wc -w)"
-expect_grep '^      not checked: the run stopped at its first failing test \(FAILFAST=1\)$' "$SCRATCH/fast"
