@@ -66,6 +66,8 @@ LANE_4    := $(call select,$(LANE_4))
 .PHONY: test test-locked
 # One make test at a time: two would share (and reset) the test trees.
 test:
+	@$(if $(T),$(if $(strip $(LANE_0) $(LANE_1) $(LANE_2) $(LANE_3) $(LANE_4)),,\
+		echo 'test: T="$(T)" names no test: say words of names such as solution.sh@lab03 or 08-gdb' >&2; exit 2))
 	@mkdir -p $(BUILD)
 	@flock -n -E 99 $(BUILD)/.test-lock $(MAKE) --no-print-directory test-locked; rc=$$?; \
 	[ $$rc -ne 99 ] || echo "test: another make test is running in this folder (lock: $(BUILD)/.test-lock)"; \
