@@ -144,6 +144,7 @@ int main(int argc, char *argv[])
 	mount_fs("proc", "/proc");
 	mount_fs("sysfs", "/sys");
 	mount_fs("devtmpfs", "/dev");
+	mount_fs("devpts", "/dev/pts");	/* ptys: script, ssh, the tty tests */
 	mount_fs("securityfs", "/sys/kernel/security");
 	mount_fs("debugfs", "/sys/kernel/debug");
 	mount_fs("tmpfs", "/tmp");
