@@ -12,9 +12,12 @@
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <termios.h>
 #include <linux/capability.h>
 #include <linux/io_uring.h>
 #include <sys/io.h>
+#include <sys/ioctl.h>
 #include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -34,7 +37,7 @@
 
 static const char *const rules[] = {
 	"chroot", "chdir", "open", "mount", "mknod", "pivot_root", "ptrace", "signal",
-	"path", "task", "capability", "sysctl", "ipc", "unix",
+	"path", "task", "capability", "sysctl", "ipc", "unix", "tty",
 };
 #define NR_RULES	(sizeof(rules) / sizeof(rules[0]))
 
@@ -1095,6 +1098,93 @@ TEST_F(jail, sigio_outside)
 		TH_LOG("SIGKILL by SIGIO reached the process outside");
 }
 
+/* A jailed child in a process group of its own, in the caller's session. */
+static int own_group(const void *unused)
+{
+	return setpgid(0, 0);
+}
+
+/* From the background: the terminal's foreground taken; errno or 0. */
+static int take_foreground(void *arg)
+{
+	int tty = *(int *)arg;
+
+	if (setpgid(0, 0))
+		return 100;
+	return tcsetpgrp(tty, getpid()) ? errno : 0;
+}
+
+/*
+ * A terminal shared with a process outside, as the shell that started a
+ * jail shares its own: the jailed use it (its modes, output, a foreground
+ * group handed on and back within the jail), but neither type into it
+ * (TIOCSTI, a write to its pty master), nor have the kernel signal a
+ * foreground group with a process outside (TIOCSWINSZ sends SIGWINCH, the
+ * master's TIOCSIG SIGINT, the session leader's TIOCNOTTY SIGHUP), nor
+ * take the foreground from it.
+ */
+TEST_F(jail, terminal_outside)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+	long before = denials_of("tty");
+	int master, slave, keep, keep_jailed, status;
+	struct termios modes;
+	pid_t outside, jailed;
+	char c = '\n';
+
+	ASSERT_NE(SIG_ERR, signal(SIGTTOU, SIG_IGN));
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	ASSERT_LE(0, master);
+	ASSERT_EQ(0, grantpt(master));
+	ASSERT_EQ(0, unlockpt(master));
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	ASSERT_LE(0, slave);
+	/*
+	 * A session on the terminal; its foreground group has a process
+	 * outside.  The harness made this test lead a process group, and a
+	 * group leader cannot start a session: back into the harness's group.
+	 */
+	ASSERT_EQ(0, setpgid(0, getpgid(getppid())));
+	ASSERT_LT(0, setsid());
+	ASSERT_EQ(0, ioctl(slave, TIOCSCTTY, 0));
+	outside = waiting_child(&keep, 0);
+	ASSERT_LT(0, outside);
+	/* this test is in that foreground group too: the process outside tells */
+	ASSERT_NE(SIG_ERR, signal(SIGINT, SIG_IGN));
+	ASSERT_NE(SIG_ERR, signal(SIGHUP, SIG_IGN));
+	ASSERT_EQ(0, jail_self());
+
+	EXPECT_EQ(EPERM, ERRNO_OF(ioctl(slave, TIOCSTI, &c)));
+	EXPECT_EQ(EPERM, ERRNO_OF(write(master, "id\n", 3)));
+	EXPECT_EQ(EPERM, ERRNO_OF(ioctl(slave, TIOCSWINSZ, &ws)));
+	EXPECT_EQ(EPERM, ERRNO_OF(ioctl(master, TIOCSWINSZ, &ws)));
+	EXPECT_EQ(EPERM, ERRNO_OF(ioctl(master, TIOCSIG, SIGINT)));
+	EXPECT_EQ(EPERM, in_child(take_foreground, &slave));
+	EXPECT_EQ(before + 6, denials_of("tty"));
+
+	/* ordinary use, neither refused nor counted */
+	EXPECT_EQ(0, tcgetattr(slave, &modes));
+	EXPECT_EQ(0, tcsetattr(slave, TCSANOW, &modes));
+	EXPECT_EQ(3, write(slave, "ok\n", 3));
+	EXPECT_EQ(0, ioctl(slave, TIOCGWINSZ, &ws));
+	jailed = helper_child(&keep_jailed, own_group, NULL);
+	ASSERT_LT(0, jailed);
+	EXPECT_EQ(0, tcsetpgrp(slave, jailed)) TH_LOG("the foreground handed to a group in the jail");
+	EXPECT_EQ(0, ioctl(slave, TIOCSWINSZ, &ws)) TH_LOG("resized with the jail in the foreground");
+	EXPECT_EQ(0, tcsetpgrp(slave, getpgrp())) TH_LOG("the foreground handed back");
+	EXPECT_EQ(before + 6, denials_of("tty"));
+	/* last: the session leader letting go of its terminal hangs up its foreground */
+	EXPECT_EQ(EPERM, ERRNO_OF(ioctl(slave, TIOCNOTTY)));
+	EXPECT_EQ(before + 7, denials_of("tty"));
+
+	close(keep_jailed);
+	EXPECT_EQ(jailed, waitpid(jailed, NULL, 0));
+	close(keep);
+	EXPECT_EQ(outside, waitpid(outside, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("the process outside got a signal: status %#x", status);
+}
+
 TEST_F(jail, task_outside)
 {
 	long before = denials_of("task");
@@ -1303,7 +1393,7 @@ static const char *const breakouts[] = {
 	"chroot", "fchdir", "openat", "mknod", "ptrace", "signal", "setns", "fchmodat",
 	"fchownat", "mkdirat", "unlinkat", "symlinkat", "sigio", "renice", "proc_root",
 	"proc_mem", "pidfd_getfd", "sysctl", "init_module", "iopl",
-	"sethostname", "settime", "shm", "unix", "mount", "pivot_root",
+	"sethostname", "settime", "shm", "unix", "tty", "mount", "pivot_root",
 };
 #define NR_BREAKOUTS	(sizeof(breakouts) / sizeof(breakouts[0]))
 

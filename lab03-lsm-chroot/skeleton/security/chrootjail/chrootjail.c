@@ -26,6 +26,10 @@
  *   ipc         use a System V IPC object made outside the jail
  *   unix        connect or send to a unix socket bound outside the jail, or
  *               made outside it and reached by an abstract address or pair
+ *   tty         type into a terminal shared with a task outside (TIOCSTI, a
+ *               write to its pty master), have the kernel signal its
+ *               foreground group with a task outside (TIOCSWINSZ, TIOCSIG,
+ *               TIOCNOTTY), take its foreground from the background
  *
  * chroot() is also refused to a task that shares its filesystem root or
  * its memory with another (threads, CLONE_FS, CLONE_VM): those others
@@ -69,6 +73,7 @@
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/stat.h>
+#include <linux/tty.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <net/af_unix.h>
@@ -89,6 +94,7 @@ enum jail_rule {
 	RULE_SYSCTL,
 	RULE_IPC,
 	RULE_UNIX,
+	RULE_TTY,
 	NR_RULES
 };
 
@@ -107,6 +113,7 @@ static const char *const rule_names[NR_RULES] = {
 	[RULE_SYSCTL]		= "sysctl",
 	[RULE_IPC]		= "ipc",
 	[RULE_UNIX]		= "unix",
+	[RULE_TTY]		= "tty",
 };
 
 /**
@@ -825,6 +832,120 @@ static int jail_unix_may_send(struct socket *sock, struct socket *other)
 }
 #endif
 
+/*
+ * The terminal a jailed task acts on through @tty: a pty master's slave,
+ * whose input is what is written to the master and whose foreground group
+ * the master's TIOCSIG and TIOCSWINSZ signal.
+ */
+static struct tty_struct *judged_tty(struct tty_struct *tty)
+{
+	if (tty->driver->type == TTY_DRIVER_TYPE_PTY &&
+	    tty->driver->subtype == PTY_TYPE_MASTER)
+		return tty->link;
+	return tty;
+}
+
+/*
+ * Whether every task of @pid as @type (a session, a process group) is in
+ * @jail; true for none.  Called under rcu_read_lock().
+ */
+static bool jail_holds_all(const struct jail *jail, struct pid *pid, enum pid_type type)
+{
+	struct task_struct *p;
+
+	do_each_pid_task(pid, type, p) {
+		if (!jail_reaches(jail, p))
+			return false;
+	} while_each_pid_task(pid, type, p);
+	return true;
+}
+
+/* Whether @tty's foreground group, and with @session its session, are all in @jail. */
+static bool jail_holds_tty(const struct jail *jail, struct tty_struct *tty, bool session)
+{
+	struct pid *pgrp, *sid;
+	unsigned long flags;
+	bool held;
+
+	spin_lock_irqsave(&tty->ctrl.lock, flags);
+	pgrp = get_pid(tty->ctrl.pgrp);
+	sid = get_pid(tty->ctrl.session);
+	spin_unlock_irqrestore(&tty->ctrl.lock, flags);
+
+	rcu_read_lock();
+	held = jail_holds_all(jail, pgrp, PIDTYPE_PGID) &&
+	       (!session || jail_holds_all(jail, sid, PIDTYPE_SID));
+	rcu_read_unlock();
+	put_pid(pgrp);
+	put_pid(sid);
+	return held;
+}
+
+/* Whether the caller's process group is @tty's foreground group. */
+static bool in_foreground(struct tty_struct *tty)
+{
+	struct pid *pgrp = tty_get_pgrp(tty);
+	bool foreground = pgrp && pgrp == task_pgrp(current);
+
+	put_pid(pgrp);
+	return foreground;
+}
+
+/*
+ * The terminal rule.  A jailed task may use a terminal it shares with
+ * tasks outside (the one the shell that started the jail runs on): read
+ * and write it, set its modes, hand its foreground on.  It may not type
+ * into it (TIOCSTI, or a write to its pty master: below), nor make the
+ * kernel signal a foreground group with a task outside (TIOCSWINSZ sends
+ * SIGWINCH, a pty master's TIOCSIG SIGINT, TIOCNOTTY by a session
+ * leader SIGHUP: privileged sends, which ask no task_kill hook), nor take
+ * the foreground from such a group (TIOCSPGRP from the background).
+ */
+static int jail_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct jail *jail = task_jail(current);
+	struct tty_struct *tty;
+
+	if (!jail)
+		return 0;
+	switch (cmd) {
+	case TIOCSTI:
+	case TIOCSWINSZ:
+	case TIOCSIG:
+	case TIOCSPGRP:
+	case TIOCNOTTY:
+		break;
+	default:
+		return 0;
+	}
+	tty = tty_file_tty(file);
+	if (!tty)
+		return 0;
+	tty = judged_tty(tty);
+	if (cmd == TIOCNOTTY && !current->signal->leader)
+		return 0;
+	if (cmd == TIOCSPGRP && in_foreground(tty))
+		return 0;
+	if (jail_holds_tty(jail, tty, cmd == TIOCSTI))
+		return 0;
+	return jail_deny(RULE_TTY);
+}
+
+/* A write to a pty master is its slave's input: typing, as TIOCSTI is. */
+static int jail_file_permission(struct file *file, int mask)
+{
+	struct jail *jail;
+	struct tty_struct *tty;
+
+	if (!(mask & MAY_WRITE) || !S_ISCHR(file_inode(file)->i_mode))
+		return 0;
+	jail = task_jail(current);
+	tty = jail ? tty_file_tty(file) : NULL;
+	if (!tty || judged_tty(tty) == tty || jail_holds_tty(jail, tty->link, true))
+		return 0;
+	return jail_deny(RULE_TTY);
+}
+
 static struct security_hook_list jail_hooks[] __lsm_ro_after_init = {
 	LSM_HOOK_INIT(task_alloc, jail_task_alloc),
 	LSM_HOOK_INIT(task_free, jail_task_free),
@@ -849,6 +970,8 @@ static struct security_hook_list jail_hooks[] __lsm_ro_after_init = {
 	LSM_HOOK_INIT(file_set_fowner, jail_file_set_fowner),
 	LSM_HOOK_INIT(file_send_sigiotask, jail_file_send_sigiotask),
 	LSM_HOOK_INIT(file_free_security, jail_file_free),
+	LSM_HOOK_INIT(file_ioctl, jail_file_ioctl),
+	LSM_HOOK_INIT(file_permission, jail_file_permission),
 	LSM_HOOK_INIT(task_setpgid, jail_task_setpgid),
 	LSM_HOOK_INIT(task_getpgid, jail_task_getpgid),
 	LSM_HOOK_INIT(task_getsid, jail_task_getsid),

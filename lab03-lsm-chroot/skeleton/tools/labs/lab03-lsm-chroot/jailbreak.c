@@ -14,7 +14,8 @@
  * ESCAPED means it read the secret, or did what a jail exists to prevent:
  * changed the mounts or something outside, made a device node, traced,
  * signalled or reconfigured the process outside, used a capability that
- * acts on the whole system, reached an IPC object or a socket outside.
+ * acts on the whole system, reached an IPC object or a socket outside,
+ * typed into a terminal outside.
  * The jail has a /proc, as jails that run daemons often do.  Everything
  * happens in a mount namespace of its own, so mounts that get through are
  * undone when jailbreak exits; what else gets through is harmless (the
@@ -33,6 +34,7 @@
 #include <unistd.h>
 #include <stddef.h>
 #include <sys/io.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -56,6 +58,7 @@ static int outside_dir = -1;	/* WORKDIR, opened before any chroot */
 static pid_t outside_pid;	/* a process outside the jail */
 static int outside_fd = -1;	/* a descriptor that process holds */
 static int outside_shm = -1;	/* a System V shared memory segment made outside */
+static int outside_pty = -1;	/* the master of the terminal of that process's session */
 
 /* A breakout's verdict: one line, and the exit status of the child. */
 static int escaped(const char *name, const char *what)
@@ -343,6 +346,14 @@ static int try_shm(void)
 	return escaped("shm", "attached a shared memory segment made outside");
 }
 
+/* what is written to a pty master is typed into the terminal of its slave */
+static int try_tty(void)
+{
+	if (write(outside_pty, "id\n", 3) != 3)
+		return blocked("tty", "write(the pty master of a terminal outside)");
+	return escaped("tty", "typed into the terminal of a session outside");
+}
+
 /* an abstract unix socket: no path, so no jail wall in the filesystem */
 static int try_unix(void)
 {
@@ -384,6 +395,7 @@ static const struct breakout {
 	{ "settime", try_settime },
 	{ "shm", try_shm },
 	{ "unix", try_unix },
+	{ "tty", try_tty },
 	/* these two change the mounts if they get through: last */
 	{ "mount", try_mount },
 	{ "pivot_root", try_pivot_root },
@@ -449,18 +461,24 @@ static int build(void)
 }
 
 /*
- * The process outside: it listens on an abstract unix socket and waits
+ * The process outside: it leads a session of its own on a new terminal, a
+ * pty whose master we keep, listens on an abstract unix socket and waits
  * for EOF on a pipe, that is, for us to exit.
  */
 static pid_t start_outside(void)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int p[2], ready[2], s;
+	const char *tty;
 	char c;
 	pid_t pid;
 
 	strcpy(addr.sun_path + 1, ABSTRACT);
-	if (pipe(p) || pipe(ready))
+	outside_pty = posix_openpt(O_RDWR | O_NOCTTY);
+	if (outside_pty < 0 || grantpt(outside_pty) || unlockpt(outside_pty))
+		return -1;
+	tty = ptsname(outside_pty);
+	if (!tty || pipe(p) || pipe(ready))
 		return -1;
 	outside_fd = p[0];
 	pid = fork();
@@ -470,7 +488,8 @@ static pid_t start_outside(void)
 		s = socket(AF_UNIX, SOCK_STREAM, 0);
 		if (s < 0 || bind(s, (struct sockaddr *)&addr,
 				  offsetof(struct sockaddr_un, sun_path) + 1 + strlen(ABSTRACT)) ||
-		    listen(s, 8) || write(ready[1], "r", 1) != 1)
+		    listen(s, 8) || setsid() < 0 || open(tty, O_RDWR) < 0 ||
+		    write(ready[1], "r", 1) != 1)
 			_exit(1);
 		while (read(p[0], &c, 1) > 0)
 			;
@@ -512,7 +531,7 @@ int main(void)
 		return 2;
 	outside_pid = start_outside();
 	if (outside_pid < 0) {
-		perror("jailbreak: fork");
+		perror("jailbreak: the process outside (pty, pipe, fork)");
 		return 2;
 	}
 	for (i = 0; i < n; i++) {
