@@ -1171,11 +1171,14 @@ TEST_F(jail, terminal_outside)
 	ASSERT_LT(0, jailed);
 	EXPECT_EQ(0, tcsetpgrp(slave, jailed)) TH_LOG("the foreground handed to a group in the jail");
 	EXPECT_EQ(0, ioctl(slave, TIOCSWINSZ, &ws)) TH_LOG("resized with the jail in the foreground");
+	/* as a jailed shell in the outside shell's foreground: typing still reaches the session */
+	EXPECT_EQ(EPERM, ERRNO_OF(ioctl(slave, TIOCSTI, &c)));
+	EXPECT_EQ(EPERM, ERRNO_OF(write(master, "id\n", 3)));
 	EXPECT_EQ(0, tcsetpgrp(slave, getpgrp())) TH_LOG("the foreground handed back");
-	EXPECT_EQ(before + 6, denials_of("tty"));
+	EXPECT_EQ(before + 8, denials_of("tty"));
 	/* last: the session leader letting go of its terminal hangs up its foreground */
 	EXPECT_EQ(EPERM, ERRNO_OF(ioctl(slave, TIOCNOTTY)));
-	EXPECT_EQ(before + 7, denials_of("tty"));
+	EXPECT_EQ(before + 9, denials_of("tty"));
 
 	close(keep_jailed);
 	EXPECT_EQ(jailed, waitpid(jailed, NULL, 0));
